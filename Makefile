@@ -1,0 +1,28 @@
+# Two entry points: `make run` (set up + run) and `make test` (set up + every test, lint, type check).
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: setup setup-dev run test lint typecheck bench
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+setup: $(BIN)/python
+	$(BIN)/pip install -q -e .
+
+setup-dev: $(BIN)/python
+	$(BIN)/pip install -q -e '.[dev]'
+
+run: setup
+	$(BIN)/shengji demo
+
+test: setup-dev
+	$(BIN)/python -m pytest -n 2
+	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy --strict src/shengji
+	$(BIN)/python ../shared/checks/judge_check.py ../shared/checks/rules_examples.jsonl
+
+bench: setup
+	$(BIN)/python bench/rules.py

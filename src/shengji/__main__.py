@@ -1,0 +1,5 @@
+"""`python -m shengji ...` runs the command line."""
+
+from shengji.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,293 @@
+"""What a follower may play to a lead (RULES.md §4).
+
+Followers play as many cards as the lead. They play cards of the led (effective) suit while
+they have them, and among all the ways to do so they must reach the best *shape class* their
+cards of that suit allow. The class of a set of cards is its ``structure_key``:
+
+* for leads the ruleset's table covers (triple, Titanic, quad shapes): the best rung reached;
+* otherwise, in order: the cards of the lead's tractors matched by tractors of the same width
+  and length, then the number of disjoint tuples of each width (widest first), each capped
+  at what the lead holds. For two decks: "tractor if you have one, else as many pairs".
+
+>>> from shengji.core.order import context
+>>> from shengji.core.cards import parse_cards as p, counts_of
+>>> from shengji.core.ruleset import PRESETS
+>>> ctx, rs = context(8, 1), PRESETS["classic"]
+>>> follow_error(p("SK SK"), counts_of(p("S3 S3 S4 C5")), p("S3 S4"), ctx, rs)
+'must play a pair of the led suit when you hold one'
+>>> follow_error(p("SK SK"), counts_of(p("S3 S3 S4 C5")), p("S3 S3"), ctx, rs) is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from shengji.core.cards import counts_of
+from shengji.core.follow_tables import TABLES, Rung
+from shengji.core.order import TrumpContext
+from shengji.core.ruleset import Ruleset
+from shengji.core.units import (
+    Component,
+    PosCounts,
+    Unit,
+    can_place,
+    decompose,
+    max_tractor_cover,
+    pos_counts,
+    pos_counts_from_hand,
+    suit_of_play,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Lead:
+    """A lead analysed once per trick: suit, units and what followers owe it."""
+
+    cards: tuple[int, ...]
+    suit: int
+    units: tuple[Unit, ...]
+    rungs: tuple[Rung, ...] | None
+    """The ruleset's shape table for this lead, if it has one."""
+    tractors: tuple[Component, ...]
+    """The lead's tractors, biggest first."""
+    slots: tuple[tuple[int, int], ...]
+    """``(width, count)``: how many disjoint tuples of each width >= 2 the lead holds."""
+
+    @property
+    def size(self) -> int:
+        """Number of cards led."""
+        return len(self.cards)
+
+    @property
+    def has_structure(self) -> bool:
+        """Whether followers owe more than the suit (the lead has a tuple)."""
+        return any(u.width > 1 for u in self.units)
+
+    @property
+    def is_throw(self) -> bool:
+        """Several units at once (甩牌)."""
+        return len(self.units) > 1
+
+
+@lru_cache(maxsize=4096)
+def _analyse(cards: tuple[int, ...], ctx: TrumpContext, follow_order: str) -> Lead:
+    suit = suit_of_play(cards, ctx)
+    if suit is None:
+        raise ValueError("a lead must be cards of one effective suit")
+    units = tuple(decompose(cards, ctx))
+    shapes = tuple(sorted(u.shape for u in units))
+    rungs = TABLES[follow_order].get(shapes)
+    tractors = tuple(sorted((u.shape for u in units if u.length > 1), reverse=True))
+    widths = range(max(u.width for u in units), 1, -1)
+    slots = tuple((w, sum(u.length * (u.width // w) for u in units)) for w in widths)
+    return Lead(cards, suit, units, rungs, tractors, slots)
+
+
+def analyse_lead(cards: Sequence[int], ctx: TrumpContext, ruleset: Ruleset) -> Lead:
+    """The ``Lead`` for these cards (cached)."""
+    return _analyse(tuple(sorted(cards)), ctx, ruleset.follow_order)
+
+
+def structure_key(lead: Lead, pc: PosCounts) -> tuple[int, ...]:
+    """The shape class of cards of the led suit (``pc``) against ``lead``; higher is better."""
+    if lead.rungs is not None:
+        for i, rung in enumerate(lead.rungs):
+            if any(can_place(pc, alt) for alt in rung):
+                return (-i,)
+        return (-len(lead.rungs),)
+    key = [max_tractor_cover(pc, lead.tractors)] if lead.tractors else []
+    for w, cap in lead.slots:
+        have = 0
+        for slot in pc:
+            for e in slot:
+                have += e[1] // w
+        key.append(min(have, cap))
+    return tuple(key)
+
+
+def suit_count(hand: Sequence[int], suit: int, ctx: TrumpContext) -> int:
+    """How many cards of an effective suit a count vector holds."""
+    es = ctx.esuit
+    return sum(n for k, n in enumerate(hand) if n and es[k] == suit)
+
+
+def follow_error(
+    lead_cards: Sequence[int],
+    hand: Sequence[int],
+    play: Sequence[int],
+    ctx: TrumpContext,
+    ruleset: Ruleset,
+) -> str | None:
+    """Why ``play`` may not follow ``lead_cards`` from ``hand`` (a count vector), or None."""
+    lead = analyse_lead(lead_cards, ctx, ruleset)
+    return follow_error_for(lead, hand, play, ctx)
+
+
+def follow_error_for(
+    lead: Lead, hand: Sequence[int], play: Sequence[int], ctx: TrumpContext
+) -> str | None:
+    """``follow_error`` with the lead already analysed."""
+    n = lead.size
+    if len(play) != n:
+        return f"play {n} card(s) to follow, not {len(play)}"
+    need = counts_of(play)
+    for k, c in enumerate(need):
+        if c and hand[k] < c:
+            return "the play holds cards that are not in the hand"
+    s = lead.suit
+    es = ctx.esuit
+    have = suit_count(hand, s, ctx)
+    played = [c for c in play if es[c] == s]
+    if len(played) != min(n, have):
+        if len(played) < min(n, have):
+            return "must follow the led suit while you hold it"
+    if not lead.has_structure or have <= n:
+        return None
+    hand_pc = pos_counts_from_hand(hand, s, ctx)
+    best = structure_key(lead, hand_pc)
+    got = structure_key(lead, pos_counts(played, s, ctx))
+    if got == best:
+        return None
+    return _structure_message(lead, best, got)
+
+
+def _structure_message(lead: Lead, best: tuple[int, ...], got: tuple[int, ...]) -> str:
+    if len(lead.units) == 1 and lead.units[0].shape == (2, 1):
+        return "must play a pair of the led suit when you hold one"
+    if len(lead.units) == 1 and lead.units[0].length > 1 and lead.units[0].width == 2:
+        if lead.tractors and best[0] > got[0]:
+            return "must play a tractor of the led suit when you hold one"
+        return "must play as many pairs of the led suit as you hold"
+    return "must follow the lead's structure (tractors, then tuples) as far as you can"
+
+
+def is_legal_follow(
+    lead_cards: Sequence[int],
+    hand: Sequence[int],
+    play: Sequence[int],
+    ctx: TrumpContext,
+    ruleset: Ruleset,
+) -> bool:
+    """Whether ``play`` is a legal follow (see ``follow_error``)."""
+    return follow_error(lead_cards, hand, play, ctx, ruleset) is None
+
+
+def _multiset_combos(cards: Sequence[int], k: int) -> Iterator[tuple[int, ...]]:
+    """Distinct sub-multisets of size ``k`` of ``cards``, lazily."""
+    items = sorted(set(cards))
+    counts = [cards.count(c) for c in items]
+
+    def rec(i: int, left: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            yield ()
+            return
+        if i == len(items):
+            return
+        if sum(counts[i:]) < left:
+            return
+        for take in range(min(counts[i], left), -1, -1):
+            for rest in rec(i + 1, left - take):
+                yield (items[i],) * take + rest
+
+    return rec(0, k)
+
+
+def legal_follows(
+    lead_cards: Sequence[int], hand: Sequence[int], ctx: TrumpContext, ruleset: Ruleset
+) -> Iterator[tuple[int, ...]]:
+    """Every distinct legal follow (sorted card tuples), generated lazily.
+
+    Void followers have many choices (any ``n`` of the other cards); nothing is built
+    ahead, so taking the first few is cheap whatever the hand.
+    """
+    lead = analyse_lead(lead_cards, ctx, ruleset)
+    n, s = lead.size, lead.suit
+    cards = [k for k, c in enumerate(hand) for _ in range(c)]
+    suited = [c for c in cards if ctx.esuit[c] == s]
+    others = [c for c in cards if ctx.esuit[c] != s]
+    if len(suited) <= n:
+        for fill in _multiset_combos(others, n - len(suited)):
+            yield tuple(sorted((*suited, *fill)))
+        return
+    if not lead.has_structure:
+        yield from _multiset_combos(suited, n)
+        return
+    best = structure_key(lead, pos_counts_from_hand(hand, s, ctx))
+    for combo in _multiset_combos(suited, n):
+        if structure_key(lead, pos_counts(combo, s, ctx)) == best:
+            yield combo
+
+
+class FollowBuilder:
+    """Pick a follow card by card: which cards can still be added on the way to a legal play.
+
+    >>> from shengji.core.order import context
+    >>> from shengji.core.cards import parse_cards as p, counts_of, cards_str
+    >>> from shengji.core.ruleset import PRESETS
+    >>> b = FollowBuilder(p("SK SK"), counts_of(p("S3 S3 S4 C5")), context(8, 1), PRESETS["classic"])
+    >>> cards_str(sorted(b.allowed_next([])))
+    'S3'
+    """
+
+    def __init__(
+        self, lead_cards: Sequence[int], hand: Sequence[int], ctx: TrumpContext, ruleset: Ruleset
+    ) -> None:
+        self.lead_cards = list(lead_cards)
+        self.hand = list(hand)
+        self.ctx = ctx
+        self.ruleset = ruleset
+
+    def _completable(self, selected: Sequence[int]) -> bool:
+        lead = analyse_lead(self.lead_cards, self.ctx, self.ruleset)
+        es, s, n = self.ctx.esuit, lead.suit, lead.size
+        have_suit = suit_count(self.hand, s, self.ctx)
+        off = sum(1 for c in selected if es[c] != s)
+        if len(selected) > n or off > max(0, n - have_suit):
+            return False
+        if have_suit <= n:
+            return True  # all of the suit, then any others: any such start completes
+        need = counts_of(selected)
+        for play in legal_follows(self.lead_cards, self.hand, self.ctx, self.ruleset):
+            have = counts_of(play)
+            if all(have[k] >= c for k, c in enumerate(need) if c):
+                return True
+        return False
+
+    def allowed_next(self, selected: Sequence[int]) -> set[int]:
+        """Card kinds that can be added to ``selected`` with a legal completion left."""
+        used = counts_of(selected)
+        out: set[int] = set()
+        for k, c in enumerate(self.hand):
+            if c > used[k] and self._completable([*selected, k]):
+                out.add(k)
+        return out
+
+    def is_complete(self, selected: Sequence[int]) -> bool:
+        """Whether ``selected`` is a legal follow already."""
+        return (
+            follow_error(self.lead_cards, self.hand, selected, self.ctx, self.ruleset) is None
+        )
+
+
+def first_legal_follow(
+    lead_cards: Sequence[int], hand: Sequence[int], ctx: TrumpContext, ruleset: Ruleset
+) -> tuple[int, ...]:
+    """One legal follow (there always is one)."""
+    return next(iter(legal_follows(lead_cards, hand, ctx, ruleset)))
+
+
+__all__ = [
+    "FollowBuilder",
+    "Lead",
+    "analyse_lead",
+    "first_legal_follow",
+    "follow_error",
+    "follow_error_for",
+    "is_legal_follow",
+    "legal_follows",
+    "structure_key",
+    "suit_count",
+]

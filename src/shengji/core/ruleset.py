@@ -1,0 +1,368 @@
+"""Ruleset: every rules variant as one frozen value, and the named presets.
+
+Code elsewhere asks the ruleset a question (``ruleset.kitty_formula``); it never tests a
+preset's name. ``to_dict``/``from_dict`` round-trip and refuse unknown keys.
+
+>>> PRESETS["classic"].decks, PRESETS["classic"].kitty_size
+(2, 8)
+>>> preset("classic", {"throw_policy": "never"}).throw_policy
+'never'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from shengji.core.cards import RANKS, parse_rank
+from shengji.core.errors import RulesetError
+
+ThrowPolicy = Literal["validated", "others-void", "never"]
+ThrowForced = Literal["smallest", "structure-first"]
+KittyFormula = Literal["power-of-size", "lianzhong", "tournament", "last-trick-transfer"]
+FollowOrder = Literal["qq", "lianzhong", "four-deck"]
+DeclarationStyle = Literal["classic", "grab", "tournament", "hidden"]
+NoDeclaration = Literal["no-trump", "kitty-card", "spades"]
+DealerRotation = Literal["partner", "same"]
+Partnership = Literal["fixed", "find-friend", "bidding"]
+
+
+@dataclass(frozen=True)
+class LevelRow:
+    """From ``min_points`` up (to the next row), the dealer side or the attackers go up.
+
+    ``takeover``: the attackers become the dealer side (上台).
+    """
+
+    min_points: int
+    defender_levels: int
+    attacker_levels: int
+    takeover: bool
+
+
+@dataclass(frozen=True)
+class LevelTable:
+    """Level change for the attackers' final points (RULES.md §7).
+
+    Rows are sorted by ``min_points``; past the last row, every further ``extra_step`` points
+    give the attackers one more level; ``cap`` limits any gain.
+
+    >>> LEVEL_TABLES["classic"].result(120)
+    (0, 1, True)
+    """
+
+    name: str
+    rows: tuple[LevelRow, ...]
+    extra_step: int | None
+    cap: int | None = None
+
+    def result(self, points: int) -> tuple[int, int, bool]:
+        """``(defender_levels, attacker_levels, attackers_take_over)`` for ``points``."""
+        row = self.rows[0]
+        for r in self.rows:
+            if points >= r.min_points:
+                row = r
+        defender, attacker = row.defender_levels, row.attacker_levels
+        last = self.rows[-1]
+        if row is last and self.extra_step and last.attacker_levels > 0:
+            attacker += (points - last.min_points) // self.extra_step
+        if self.cap is not None:
+            defender, attacker = min(defender, self.cap), min(attacker, self.cap)
+        return defender, attacker, row.takeover
+
+
+_NEG = -(10**9)
+
+
+def _table(
+    name: str, rows: list[tuple[int, int, int, bool]], extra: int | None, cap: int | None = None
+) -> LevelTable:
+    return LevelTable(name, tuple(LevelRow(*r) for r in rows), extra, cap)
+
+
+def _stepped(name: str, step: int, lianzhong: bool = False) -> LevelTable:
+    """The QQ shape (0: +3, <1 step: +2, <2 steps: +1, then attackers) for a step size."""
+    if lianzhong:
+        rows = [(_NEG, 3, 0, False), (1, 2, 0, False), (step, 1, 0, False),
+                (2 * step, 0, 1, True), (3 * step, 0, 2, True)]
+    else:
+        rows = [(_NEG, 3, 0, False), (1, 2, 0, False), (step, 1, 0, False),
+                (2 * step, 0, 0, True), (3 * step, 0, 1, True), (4 * step, 0, 2, True)]
+    return _table(name, rows, step)
+
+
+LEVEL_TABLES: dict[str, LevelTable] = {
+    "classic": _stepped("classic", 40),
+    "lianzhong": _stepped("lianzhong", 40, lianzhong=True),
+    "one-deck": _stepped("one-deck", 20),
+    "one-deck-lianzhong": _table(
+        "one-deck-lianzhong",
+        [(_NEG, 2, 0, False), (1, 1, 0, False), (40, 0, 0, True), (80, 0, 1, True),
+         (100, 0, 2, True)],
+        None,
+    ),
+    "three-deck": _table(
+        "three-deck",
+        [(_NEG, 3, 0, False), (1, 2, 0, False), (60, 1, 0, False), (120, 0, 0, True),
+         (180, 0, 1, True), (240, 0, 2, True)],
+        60,
+    ),
+    "four-deck": _table(
+        "four-deck",
+        [(_NEG, 3, 0, False), (1, 2, 0, False), (80, 1, 0, False), (160, 0, 1, True),
+         (240, 0, 2, True)],
+        80,
+    ),
+    "tournament": _table(
+        "tournament",
+        [(_NEG, 3, 0, False), (1, 2, 0, False), (40, 1, 0, False), (80, 0, 0, True),
+         (120, 0, 2, True), (150, 0, 3, True)],
+        None,
+        cap=3,
+    ),
+}
+"""Level-progression tables by name (RULES.md §7). ``bianfeng`` uses ``classic``."""
+
+_FULL_SEQUENCE = tuple(range(13))
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One complete rules variant. Every field is documented in ``docs/rules.md``."""
+
+    name: str = "classic"
+    """Preset this ruleset came from (informational; code never branches on it)."""
+    decks: int = 2
+    """Number of 54-card decks, 1..4."""
+    players: int = 4
+    """Seats at the table."""
+    kitty_size: int = 8
+    """Cards set aside at the deal (底牌); the dealer buries as many."""
+    level_sequence: tuple[int, ...] = _FULL_SEQUENCE
+    """Rank indices a side's level goes through (2 = 0 .. A = 12)."""
+    must_play: tuple[int, ...] = (12,)
+    """Ranks a side may not skip past when going up (必打); A ends the match."""
+    permanent_twos: bool = False
+    """常主2: every 2 is trump, ranked below the level cards."""
+    two_color: bool = False
+    """两色: black suits form one suit and red suits another (one deck)."""
+    follow_order: FollowOrder = "qq"
+    """Shape-class order for triple / Titanic / quad leads (RULES.md §4)."""
+    stronger_shapes_beat: bool = False
+    """4 decks: a wider tuple or tractor of the same card count beats a narrower one."""
+    throw_policy: ThrowPolicy = "validated"
+    """甩牌: allowed and checked against the other hands / only when others are void / never."""
+    throw_forced: ThrowForced = "smallest"
+    """Which failing unit a failed throw must play: the smallest, or the biggest structure."""
+    failed_throw_penalty: int = 0
+    """Points given to the other side for a failed throw (tournament: 10)."""
+    kitty_formula: KittyFormula = "power-of-size"
+    """How the kitty is multiplied when the attackers win the last trick (RULES.md §6)."""
+    kitty_cap: int = 64
+    """Upper bound of the power-of-size multiplier."""
+    level_table: str = "classic"
+    """Name of the level-progression table in ``LEVEL_TABLES``."""
+    ruff_compare: Literal["biggest-structure"] = "biggest-structure"
+    """How competing ruffs are compared: by the lead's biggest structure, ties to the earlier."""
+    partnership: Partnership = "fixed"
+    """Fixed opposite partners (定), find-a-friend (找朋友) or bidding (竞标)."""
+    declaration: DeclarationStyle = "classic"
+    """How trump is declared during the deal (亮主, RULES.md §5)."""
+    allow_reinforce: bool = True
+    """自保: the declarer may reinforce with a pair of the same suit."""
+    allow_self_overturn: bool = True
+    """自反: the declarer may overturn himself with a pair of another suit."""
+    no_declaration: NoDeclaration = "no-trump"
+    """Nobody declared: play no-trump, turn a kitty card, or spades are trump."""
+    kitty_card_index: int = 3
+    """With ``no_declaration="kitty-card"``: which kitty card (0-based) is turned up."""
+    rebury: bool = False
+    """反底: after the burial other players may overturn, take the kitty and re-bury."""
+    dealer_rotation: DealerRotation = "partner"
+    """Dealer side keeps the deal: the dealer's partner deals next, or the same dealer."""
+    first_deal_overturn_takes_dealer: bool = True
+    """First deal: the final declarer (also by overturning) becomes the dealer."""
+    jack_kitty_reset: bool = False
+    """Tournament: dealer side on J loses the last trick to a J → back to 2."""
+    deck_points: int = field(default=0, init=False, compare=False)
+    """Total points in the pack (100 per deck); derived."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deck_points", 100 * self.decks)
+        self.validate()
+
+    def validate(self) -> None:
+        """Refuse values no game can be played with."""
+        if not 1 <= self.decks <= 4:
+            raise RulesetError(f"decks must be 1..4, not {self.decks}")
+        if not 3 <= self.players <= 6:
+            raise RulesetError(f"players must be 3..6, not {self.players}")
+        if self.kitty_size < 0 or (54 * self.decks - self.kitty_size) % self.players:
+            raise RulesetError(
+                f"{54 * self.decks} cards minus a kitty of {self.kitty_size} "
+                f"do not split evenly among {self.players} players"
+            )
+        if self.level_table not in LEVEL_TABLES:
+            raise RulesetError(
+                f"unknown level_table {self.level_table!r}; known: {sorted(LEVEL_TABLES)}"
+            )
+        if not self.level_sequence or any(not 0 <= r <= 12 for r in self.level_sequence):
+            raise RulesetError("level_sequence must list ranks 2..A")
+        if list(self.level_sequence) != sorted(set(self.level_sequence)):
+            raise RulesetError("level_sequence must be increasing")
+        if self.kitty_cap < 1:
+            raise RulesetError("kitty_cap must be at least 1")
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat."""
+        return (54 * self.decks - self.kitty_size) // self.players
+
+    @property
+    def levels(self) -> LevelTable:
+        """The level-progression table."""
+        return LEVEL_TABLES[self.level_table]
+
+    @property
+    def max_width(self) -> int:
+        """Largest tuple possible: one copy per deck (two-colour: two copies per deck)."""
+        return self.decks * 2 if self.two_color else self.decks
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict; ranks are written in notation (``"A"``)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if not f.init:
+                continue
+            v = getattr(self, f.name)
+            if f.name in ("level_sequence", "must_play"):
+                v = [RANKS[r] for r in v]
+            out[f.name] = v
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Ruleset:
+        """Inverse of ``to_dict``; unknown keys are an error."""
+        return Ruleset(**_convert(data))
+
+    def replace(self, options: dict[str, Any]) -> Ruleset:
+        """A copy with some options changed; unknown keys are an error."""
+        merged = self.to_dict()
+        merged.update(_convert(options, base=self))
+        return Ruleset.from_dict(merged)
+
+
+_FIELD_NAMES = {f.name: f for f in dataclasses.fields(Ruleset) if f.init}
+_BOOL_FIELDS = {n for n, f in _FIELD_NAMES.items() if f.type in ("bool", bool)}
+_INT_FIELDS = {n for n, f in _FIELD_NAMES.items() if f.type in ("int", int)}
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "throw_policy": ("validated", "others-void", "never"),
+    "throw_forced": ("smallest", "structure-first"),
+    "kitty_formula": ("power-of-size", "lianzhong", "tournament", "last-trick-transfer"),
+    "follow_order": ("qq", "lianzhong", "four-deck"),
+    "declaration": ("classic", "grab", "tournament", "hidden"),
+    "no_declaration": ("no-trump", "kitty-card", "spades"),
+    "dealer_rotation": ("partner", "same"),
+    "partnership": ("fixed", "find-friend", "bidding"),
+    "ruff_compare": ("biggest-structure",),
+}
+
+
+def _convert(data: dict[str, Any], base: Ruleset | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key not in _FIELD_NAMES:
+            raise RulesetError(f"unknown ruleset option {key!r}; known: {sorted(_FIELD_NAMES)}")
+        if key in ("level_sequence", "must_play"):
+            if not isinstance(value, list | tuple):
+                raise RulesetError(f"{key} must be a list of ranks")
+            value = tuple(parse_rank(str(v)) if not isinstance(v, int) else v for v in value)
+        elif key in _BOOL_FIELDS:
+            if not isinstance(value, bool):
+                raise RulesetError(f"{key} must be true or false, not {value!r}")
+        elif key in _INT_FIELDS:
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesetError(f"{key} must be an integer, not {value!r}")
+        elif key in _CHOICES:
+            if value not in _CHOICES[key]:
+                raise RulesetError(f"{key} must be one of {list(_CHOICES[key])}, not {value!r}")
+        elif not isinstance(value, str):
+            raise RulesetError(f"{key} must be a string, not {value!r}")
+        out[key] = value
+    return out
+
+
+def _tournament_sequence() -> tuple[int, ...]:
+    return tuple(parse_rank(r) for r in ("2", "5", "10", "J", "Q", "K", "A"))
+
+
+PRESETS: dict[str, Ruleset] = {
+    "classic": Ruleset(name="classic"),
+    "lianzhong": Ruleset(
+        name="lianzhong",
+        kitty_formula="lianzhong",
+        level_table="lianzhong",
+        follow_order="lianzhong",
+        throw_forced="structure-first",
+    ),
+    "bianfeng": Ruleset(
+        name="bianfeng",
+        kitty_formula="lianzhong",
+        follow_order="lianzhong",
+        throw_forced="structure-first",
+    ),
+    "one-deck": Ruleset(name="one-deck", decks=1, kitty_size=6, level_table="one-deck"),
+    "two-color": Ruleset(
+        name="two-color", decks=1, kitty_size=6, level_table="one-deck", two_color=True
+    ),
+    "three-deck": Ruleset(
+        name="three-deck",
+        decks=3,
+        kitty_size=6,
+        level_table="three-deck",
+        declaration="grab",
+        throw_forced="structure-first",
+    ),
+    "four-deck": Ruleset(
+        name="four-deck",
+        decks=4,
+        kitty_size=0,
+        permanent_twos=True,
+        level_table="four-deck",
+        follow_order="four-deck",
+        stronger_shapes_beat=True,
+        throw_policy="others-void",
+        kitty_formula="last-trick-transfer",
+        declaration="hidden",
+        allow_self_overturn=False,
+        no_declaration="spades",
+    ),
+    "tournament": Ruleset(
+        name="tournament",
+        level_sequence=_tournament_sequence(),
+        must_play=(0, 12),
+        failed_throw_penalty=10,
+        kitty_formula="tournament",
+        level_table="tournament",
+        declaration="tournament",
+        no_declaration="kitty-card",
+        kitty_card_index=0,
+        jack_kitty_reset=True,
+        allow_self_overturn=False,
+    ),
+}
+"""The named presets (RULES.md); see ``docs/rules.md`` for where each value comes from."""
+
+RESERVED_PRESETS = ("find-friend", "five-player", "three-player")
+"""Names kept for presets that later issues bring in."""
+
+
+def preset(name: str = "classic", options: dict[str, Any] | None = None) -> Ruleset:
+    """The preset ``name`` with ``options`` overridden; unknown names or keys are errors."""
+    if name in RESERVED_PRESETS:
+        raise RulesetError(f"preset {name!r} is reserved and not playable yet")
+    base = PRESETS.get(name)
+    if base is None:
+        raise RulesetError(f"unknown preset {name!r}; known: {sorted(PRESETS)}")
+    return base.replace(options) if options else base

@@ -1,0 +1,62 @@
+"""Points, the kitty multiplier (RULES.md §6) and level changes (RULES.md §7).
+
+>>> from shengji.core.order import context
+>>> from shengji.core.cards import parse_cards as p
+>>> from shengji.core.ruleset import PRESETS
+>>> kitty_multiplier(p("S4 S4 S5 S5"), p("S4 S4 S5 S5"), context(8, 1), PRESETS["classic"])
+16
+>>> level_change(120, PRESETS["classic"])
+LevelChange(defender_levels=0, attacker_levels=1, attackers_take_over=True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from shengji.core.order import TrumpContext
+from shengji.core.ruleset import Ruleset
+from shengji.core.units import Unit, classify, decompose
+
+
+class LevelChange(NamedTuple):
+    """Result of a deal for the level table."""
+
+    defender_levels: int
+    attacker_levels: int
+    attackers_take_over: bool
+
+
+def winning_units(
+    lead: Sequence[int], winning_play: Sequence[int], ctx: TrumpContext
+) -> list[Unit]:
+    """The units a winning play counts with: its own single unit, else the lead's shapes."""
+    lead_units = decompose(lead, ctx)
+    c = classify(winning_play, ctx)
+    if len(c.units) == 1 and c.kind not in ("mixed", "empty") and len(lead_units) == 1:
+        return list(c.units)
+    return lead_units
+
+
+def kitty_multiplier(
+    lead: Sequence[int], winning_play: Sequence[int], ctx: TrumpContext, ruleset: Ruleset
+) -> int:
+    """Multiplier of the kitty's points when ``winning_play`` takes the last trick."""
+    units = winning_units(lead, winning_play, ctx)
+    formula = ruleset.kitty_formula
+    if formula == "power-of-size":
+        return min(ruleset.kitty_cap, max(2 ** u.size for u in units))
+    if formula == "lianzhong":
+        return max(2 * u.width**u.length for u in units)
+    if formula == "tournament":
+        if len(units) > 1:
+            return 2
+        u = units[0]
+        return 8 if u.length > 1 else 4 if u.width > 1 else 2
+    # last-trick-transfer (4 decks): cards in the unit that won.
+    return max(u.size for u in units)
+
+
+def level_change(attacker_points: int, ruleset: Ruleset) -> LevelChange:
+    """Levels gained for the attackers' final points under the ruleset's table."""
+    return LevelChange(*ruleset.levels.result(attacker_points))

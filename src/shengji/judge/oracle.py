@@ -1,0 +1,213 @@
+"""Answer rules questions, one JSON object per line (the protocol is in ``docs/protocol.md``).
+
+>>> answer({"op": "levels", "preset": "classic", "points": 120})
+{'defender_levels': 0, 'attacker_levels': 1, 'attackers_take_over': True}
+>>> answer({"id": 7, "op": "classify", "level": "10", "trump": "H", "cards": "SK SK SQ SQ"})["kind"]
+'tractor'
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+from shengji.core.cards import (
+    cards_str,
+    check_possible,
+    contains,
+    counts_of,
+    parse_cards,
+    parse_rank,
+    parse_trump,
+)
+from shengji.core.errors import ShengjiError
+from shengji.core.follow import follow_error
+from shengji.core.order import TrumpContext, context_for
+from shengji.core.ruleset import Ruleset, preset
+from shengji.core.scoring import kitty_multiplier, level_change
+from shengji.core.throws import check_throw
+from shengji.core.tricks import trick_winner, trick_points
+from shengji.core.units import classify, suit_of_play
+
+
+class JudgeError(ValueError):
+    """A request the judge cannot answer; the message goes back as ``error``."""
+
+
+COMMON = {"id", "op", "preset", "options", "level", "trump"}
+FIELDS: dict[str, set[str]] = {
+    "classify": {"cards"},
+    "follow": {"lead", "hand", "play"},
+    "trick": {"plays"},
+    "throw": {"lead", "others"},
+    "kitty": {"lead", "play"},
+    "levels": {"points"},
+}
+
+
+class _Request:
+    def __init__(self, req: dict[str, Any]) -> None:
+        self.req = req
+        name = req.get("preset", "classic")
+        options = req.get("options") or {}
+        if not isinstance(name, str):
+            raise JudgeError("preset must be a string")
+        if not isinstance(options, dict):
+            raise JudgeError("options must be an object")
+        self.ruleset: Ruleset = preset(name, options)
+        self.level = parse_rank(self._str("level", "2"))
+        self.trump = parse_trump(self._str("trump", "NT"))
+
+    def _str(self, key: str, default: str) -> str:
+        v = self.req.get(key, default)
+        if isinstance(v, int) and not isinstance(v, bool) and key == "level":
+            v = str(v)
+        if not isinstance(v, str):
+            raise JudgeError(f"{key} must be a string")
+        return v
+
+    @property
+    def ctx(self) -> TrumpContext:
+        return context_for(self.ruleset, self.level, self.trump)
+
+    def cards(self, key: str) -> list[int]:
+        if key not in self.req:
+            raise JudgeError(f"missing field {key!r}")
+        v = self.req[key]
+        if not isinstance(v, str):
+            raise JudgeError(f"{key} must be a string of cards")
+        return parse_cards(v)
+
+    def card_list(self, key: str) -> list[list[int]]:
+        v = self.req.get(key)
+        if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+            raise JudgeError(f"{key} must be a list of card strings")
+        return [parse_cards(x) for x in v]
+
+    def possible(self, cards: Iterable[int], what: str) -> None:
+        check_possible(cards, self.ruleset.decks, what)
+
+
+def _classify(r: _Request) -> dict[str, Any]:
+    cards = r.cards("cards")
+    r.possible(cards, "cards")
+    c = classify(cards, r.ctx)
+    return {
+        "kind": c.kind,
+        "width": c.width,
+        "length": c.length,
+        "units": [str(u) for u in c.units],
+    }
+
+
+def _one_suit(cards: list[int], r: _Request, what: str) -> None:
+    if not cards:
+        raise JudgeError(f"{what} is empty")
+    if suit_of_play(cards, r.ctx) is None:
+        raise JudgeError(f"{what} mixes suits: a lead is cards of one suit")
+
+
+def _follow(r: _Request) -> dict[str, Any]:
+    lead, hand, play = r.cards("lead"), r.cards("hand"), r.cards("play")
+    _one_suit(lead, r, "lead")
+    r.possible(lead + hand, "lead and hand")
+    if not contains(counts_of(hand), play):
+        raise JudgeError(f"play {cards_str(play)!r} is not in the hand")
+    reason = follow_error(lead, counts_of(hand), play, r.ctx, r.ruleset)
+    return {"legal": reason is None, "reason": reason}
+
+
+def _trick(r: _Request) -> dict[str, Any]:
+    plays = r.card_list("plays")
+    if not plays or any(not p for p in plays):
+        raise JudgeError("plays must be non-empty card strings")
+    if any(len(p) != len(plays[0]) for p in plays):
+        raise JudgeError("every play of a trick has as many cards as the lead")
+    _one_suit(plays[0], r, "the lead")
+    r.possible([c for p in plays for c in p], "plays")
+    return {"winner": trick_winner(plays, r.ctx, r.ruleset), "points": trick_points(plays)}
+
+
+def _throw(r: _Request) -> dict[str, Any]:
+    lead, others = r.cards("lead"), r.card_list("others")
+    _one_suit(lead, r, "lead")
+    r.possible(lead + [c for o in others for c in o], "lead and other hands")
+    res = check_throw(lead, [counts_of(o) for o in others], r.ctx, r.ruleset)
+    return {
+        "valid": res.valid,
+        "play": cards_str(res.play),
+        "failed": [str(u) for u in res.failed],
+        "reason": res.reason,
+    }
+
+
+def _kitty(r: _Request) -> dict[str, Any]:
+    lead, play = r.cards("lead"), r.cards("play")
+    _one_suit(lead, r, "lead")
+    r.possible(lead, "lead")
+    r.possible(play, "play")
+    if len(play) != len(lead):
+        raise JudgeError("the winning play has as many cards as the lead")
+    return {"multiplier": kitty_multiplier(lead, play, r.ctx, r.ruleset)}
+
+
+def _levels(r: _Request) -> dict[str, Any]:
+    points = r.req.get("points")
+    if not isinstance(points, int) or isinstance(points, bool):
+        raise JudgeError("points must be an integer")
+    ch = level_change(points, r.ruleset)
+    return {
+        "defender_levels": ch.defender_levels,
+        "attacker_levels": ch.attacker_levels,
+        "attackers_take_over": ch.attackers_take_over,
+    }
+
+
+OPS: dict[str, Callable[[_Request], dict[str, Any]]] = {
+    "classify": _classify,
+    "follow": _follow,
+    "trick": _trick,
+    "throw": _throw,
+    "kitty": _kitty,
+    "levels": _levels,
+}
+
+
+def answer(req: Any) -> dict[str, Any]:
+    """The answer object for one request (an ``error`` key when it cannot be answered)."""
+    out: dict[str, Any] = {}
+    if isinstance(req, dict) and "id" in req:
+        out["id"] = req["id"]
+    try:
+        if not isinstance(req, dict):
+            raise JudgeError("a request is a JSON object")
+        op = req.get("op")
+        if op not in OPS:
+            raise JudgeError(f"unknown op {op!r}; known: {sorted(OPS)}")
+        unknown = set(req) - COMMON - FIELDS[op]
+        if unknown:
+            raise JudgeError(f"unknown field(s) for {op}: {sorted(unknown)}")
+        out.update(OPS[op](_Request(req)))
+    except (JudgeError, ShengjiError) as e:
+        out["error"] = str(e)
+    return out
+
+
+def answer_line(line: str) -> str:
+    """One request line in, one answer line out."""
+    try:
+        req = json.loads(line)
+    except json.JSONDecodeError as e:
+        return json.dumps({"error": f"not JSON: {e.msg} at column {e.colno}"}, ensure_ascii=False)
+    return json.dumps(answer(req), ensure_ascii=False)
+
+
+def run(stdin: TextIO, stdout: TextIO) -> int:
+    """Answer every non-blank line of ``stdin`` on ``stdout``, flushing after each."""
+    for line in stdin:
+        if not line.strip():
+            continue
+        stdout.write(answer_line(line) + "\n")
+        stdout.flush()
+    return 0
