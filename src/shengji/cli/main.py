@@ -21,7 +21,9 @@ def _demo(_args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog="shengji", description="Shengji / Tractor (升级 · 拖拉机)")
+    parser = argparse.ArgumentParser(
+        prog="shengji", description="Shengji / Tractor (升级 · 拖拉机)"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("judge", help="JSON-lines rules oracle on stdin/stdout")
     p.set_defaults(func=_judge)

@@ -67,7 +67,7 @@ def parse_rank(text: str) -> int:
 
 
 def parse_trump(text: str) -> int:
-    """A trump suit index from ``"S"``/``"H"``/``"D"``/``"C"`` (or glyph), or NO_TRUMP from ``"NT"``."""
+    """A trump suit index from ``S H D C`` (or a glyph), or NO_TRUMP from ``NT``."""
     t = text.strip().upper()
     if t in ("NT", "N", "NONE", "无主"):
         return NO_TRUMP

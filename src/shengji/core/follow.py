@@ -141,9 +141,8 @@ def follow_error_for(
     es = ctx.esuit
     have = suit_count(hand, s, ctx)
     played = [c for c in play if es[c] == s]
-    if len(played) != min(n, have):
-        if len(played) < min(n, have):
-            return "must follow the led suit while you hold it"
+    if len(played) < min(n, have):
+        return "must follow the led suit while you hold it"
     if not lead.has_structure or have <= n:
         return None
     hand_pc = pos_counts_from_hand(hand, s, ctx)
@@ -227,7 +226,8 @@ class FollowBuilder:
     >>> from shengji.core.order import context
     >>> from shengji.core.cards import parse_cards as p, counts_of, cards_str
     >>> from shengji.core.ruleset import PRESETS
-    >>> b = FollowBuilder(p("SK SK"), counts_of(p("S3 S3 S4 C5")), context(8, 1), PRESETS["classic"])
+    >>> hand = counts_of(p("S3 S3 S4 C5"))
+    >>> b = FollowBuilder(p("SK SK"), hand, context(8, 1), PRESETS["classic"])
     >>> cards_str(sorted(b.allowed_next([])))
     'S3'
     """

@@ -45,9 +45,9 @@ def kitty_multiplier(
     units = winning_units(lead, winning_play, ctx)
     formula = ruleset.kitty_formula
     if formula == "power-of-size":
-        return min(ruleset.kitty_cap, max(2 ** u.size for u in units))
+        return min(ruleset.kitty_cap, max(1 << u.size for u in units))
     if formula == "lianzhong":
-        return max(2 * u.width**u.length for u in units)
+        return max(2 * int(u.width**u.length) for u in units)
     if formula == "tournament":
         if len(units) > 1:
             return 2

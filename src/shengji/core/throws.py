@@ -20,7 +20,13 @@ from dataclasses import dataclass
 
 from shengji.core.order import TrumpContext
 from shengji.core.ruleset import Ruleset
-from shengji.core.units import Unit, best_placement_top, decompose, pos_counts_from_hand, suit_of_play
+from shengji.core.units import (
+    Unit,
+    best_placement_top,
+    decompose,
+    pos_counts_from_hand,
+    suit_of_play,
+)
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset, preset
 from shengji.core.scoring import kitty_multiplier, level_change
 from shengji.core.throws import check_throw
-from shengji.core.tricks import trick_winner, trick_points
+from shengji.core.tricks import trick_points, trick_winner
 from shengji.core.units import classify, suit_of_play
 
 
