@@ -1,0 +1,44 @@
+"""A uniformly random legal player: the baseline every other bot must beat.
+
+It declares now and then, buries at random, leads a random unit (sometimes a random
+throw) and follows with a random legal play.
+
+>>> from shengji.core.ruleset import PRESETS
+>>> from shengji.core.state import DealState
+>>> from shengji.core.views import view_for
+>>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)
+>>> str(RandomBot(seed=2).choose(view_for(s, 0), s.legal_actions(-1)))
+'deal'
+"""
+
+from __future__ import annotations
+
+import random
+
+from shengji.core.actions import Action, Pass
+from shengji.core.legal import LegalActions
+from shengji.core.state import Phase
+from shengji.core.views import DealView
+
+
+class RandomBot:
+    """Random legal actions from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | str | None = None, declare_chance: float = 0.3) -> None:
+        self.rng = random.Random(seed)
+        self.declare_chance = declare_chance
+
+    def choose(self, view: DealView, legal: LegalActions) -> Action | None:
+        """A random legal action; declines most declaration chances."""
+        if view.phase is Phase.DEALING and legal.seat >= 0:
+            if not legal.small or self.rng.random() >= self.declare_chance:
+                return None
+            return self.rng.choice(legal.small)
+        if view.phase in (Phase.DECLARING, Phase.REBURY):
+            declares = [a for a in legal.small if not isinstance(a, Pass)]
+            if declares and self.rng.random() < self.declare_chance:
+                return self.rng.choice(declares)
+            return next(a for a in legal.small if isinstance(a, Pass))
+        return legal.sample(self.rng)

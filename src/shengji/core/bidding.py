@@ -1,0 +1,148 @@
+"""Declarations during the deal (亮主, 反主, 自保, 自反, 抢亮) and 反底 (RULES.md §5).
+
+A declaration shows level cards of one suit (that suit becomes trump) or identical jokers
+(no-trump). Its *tier* orders the ladder shared by every style: one level card < two <
+two jokers < three level cards < three jokers < four < four jokers. The 4-deck hidden style
+ranks by the number of level cards only. A new declaration must be strictly stronger; the
+current declarer may only reinforce (自保, same suit) or overturn himself (自反) when the
+ruleset allows it. 反底 ranks pairs ♦ < ♣ < ♥ < ♠ < small jokers < big jokers, triples above.
+
+>>> from shengji.core.cards import parse_cards as p
+>>> from shengji.core.ruleset import PRESETS
+>>> d1 = make_declaration(0, p("H2"), level=0, ruleset=PRESETS["classic"])
+>>> d2 = make_declaration(1, p("S2 S2"), level=0, ruleset=PRESETS["classic"])
+>>> beats(d2, d1, PRESETS["classic"])
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from shengji.core.cards import BJ, LJ, NO_TRUMP, card, cards_str, trump_str
+from shengji.core.ruleset import Ruleset
+
+_REBURY_SUIT_RANK = {2: 0, 3: 1, 1: 2, 0: 3}  # ♦ < ♣ < ♥ < ♠
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """Cards shown by a seat to name trump: ``trump`` is a suit or NO_TRUMP (jokers)."""
+
+    seat: int
+    cards: tuple[int, ...]
+    trump: int
+    count: int
+    joker: int
+    """0 for level cards, else the joker kind (LJ or BJ)."""
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {cards_str(self.cards)} ({trump_str(self.trump)})"
+
+
+def make_declaration(
+    seat: int, cards: Sequence[int], level: int, ruleset: Ruleset
+) -> Declaration | None:
+    """The declaration these cards make, or None if they make none.
+
+    Valid: n level cards of one suit (faces: in two-colour play ♥ and ♦ are one suit), or
+    n >= 2 identical jokers.
+    """
+    if not cards:
+        return None
+    first = cards[0]
+    if first in (LJ, BJ):
+        if len(cards) >= 2 and all(c == first for c in cards):
+            return Declaration(seat, tuple(cards), NO_TRUMP, len(cards), first)
+        return None
+    if first >= 52 or first % 13 != level:
+        return None
+
+    def colour(k: int) -> int:
+        s = k // 13
+        return {2: 1, 3: 0}.get(s, s) if ruleset.two_color else s
+
+    suit = colour(first)
+    for c in cards:
+        if c >= 52 or c % 13 != level or colour(c) != suit:
+            return None
+    return Declaration(seat, tuple(cards), suit, len(cards), 0)
+
+
+def tier(d: Declaration, ruleset: Ruleset) -> tuple[int, int]:
+    """Strength of a declaration on the deal-time ladder."""
+    if ruleset.declaration == "hidden":
+        return (d.count, 0) if not d.joker else (0, 0)
+    if d.joker:
+        return (2 * d.count - 1, int(d.joker == BJ))
+    return (2 * d.count - 2 if d.count > 1 else 1, 0)
+
+
+def beats(new: Declaration, current: Declaration | None, ruleset: Ruleset) -> bool:
+    """Whether ``new`` may replace ``current`` during the deal."""
+    t = tier(new, ruleset)
+    if t[0] <= 0:
+        return False
+    if current is None:
+        return True
+    if t <= tier(current, ruleset):
+        return False
+    if new.seat == current.seat:
+        if new.trump == current.trump and not new.joker:
+            return ruleset.allow_reinforce
+        return ruleset.allow_self_overturn
+    return True
+
+
+def rebury_rank(d: Declaration) -> tuple[int, int]:
+    """Strength on the 反底 ladder: (count, ♦ < ♣ < ♥ < ♠ < LJ < BJ)."""
+    if d.joker:
+        return (d.count, 4 if d.joker == LJ else 5)
+    return (d.count, _REBURY_SUIT_RANK[d.trump])
+
+
+def beats_rebury(new: Declaration, current: Declaration | None) -> bool:
+    """Whether ``new`` may overturn the kitty (反底): at least a pair, and stronger."""
+    if new.count < 2:
+        return False
+    return current is None or rebury_rank(new) > rebury_rank(current)
+
+
+def candidate_declarations(
+    seat: int, hand: Sequence[int], level: int, ruleset: Ruleset
+) -> list[Declaration]:
+    """Every declaration the cards of ``hand`` (a count vector) can show, weakest first."""
+    out: list[Declaration] = []
+    suits: list[list[int]] = [[], [], [], []]
+    for s in range(4):
+        k = card(s, level)
+        target = {2: 1, 3: 0}.get(s, s) if ruleset.two_color else s
+        suits[target].extend([k] * hand[k])
+    for cards in suits:
+        for n in range(1, len(cards) + 1):
+            d = make_declaration(seat, cards[:n], level, ruleset)
+            if d is not None:
+                out.append(d)
+    for j in (LJ, BJ):
+        for n in range(2, hand[j] + 1):
+            out.append(Declaration(seat, (j,) * n, NO_TRUMP, n, j))
+    return out
+
+
+def legal_declarations(
+    seat: int, hand: Sequence[int], level: int, current: Declaration | None, ruleset: Ruleset
+) -> list[Declaration]:
+    """Declarations ``seat`` may make now during the deal."""
+    return [
+        d for d in candidate_declarations(seat, hand, level, ruleset) if beats(d, current, ruleset)
+    ]
+
+
+def legal_reburies(
+    seat: int, hand: Sequence[int], level: int, current: Declaration | None, ruleset: Ruleset
+) -> list[Declaration]:
+    """反底 overturns ``seat`` may make now."""
+    return [
+        d for d in candidate_declarations(seat, hand, level, ruleset) if beats_rebury(d, current)
+    ]

@@ -1,0 +1,145 @@
+"""Typed events: everything that happens in a deal, with who may see it.
+
+An event's ``audience`` is None when every seat (and spectators) may see it, else the one
+seat that may. ``visible(events, seat)`` filters a list for a seat.
+
+>>> from shengji.core.cards import parse_cards as p
+>>> evs = [CardDealt(audience=1, seat=1, card=12), Played(audience=None, seat=0, cards=(12,))]
+>>> [type(e).__name__ for e in visible(evs, 2)]
+['Played']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base class; ``audience`` None = public."""
+
+    audience: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted(Event):
+    """A new deal: who deals first (None on a first deal decided by declaration), the level."""
+
+    dealer: int | None
+    level: int
+    deal_no: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardDealt(Event):
+    """A card reached a seat (private to that seat)."""
+
+    seat: int
+    card: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardCountDealt(Event):
+    """Public counterpart of ``CardDealt``: a card went to ``seat``."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Declared(Event):
+    """A seat showed level cards or jokers (亮主 / 反主 / 自保 / 自反 / 反底)."""
+
+    seat: int
+    cards: tuple[int, ...]
+    trump: int
+    overturn: bool
+    rebury: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    """A seat passed in the declaration window or the 反底 round."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpFixed(Event):
+    """Trump and dealer are settled; ``turned`` is the kitty card turned up, if any."""
+
+    trump: int
+    dealer: int
+    declarer: int | None
+    turned: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class KittyTaken(Event):
+    """The kitty holder picked up the kitty (cards private to the holder)."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KittyBuried(Event):
+    """Cards buried; ``cards`` is empty in the public copy."""
+
+    seat: int
+    cards: tuple[int, ...]
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowFailed(Event):
+    """A throw (甩牌) failed: ``forced`` is what was played instead."""
+
+    seat: int
+    attempted: tuple[int, ...]
+    forced: tuple[int, ...]
+    penalty: int
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    """Cards played to the current trick."""
+
+    seat: int
+    cards: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon(Event):
+    """A trick is complete."""
+
+    trick_no: int
+    winner: int
+    points: int
+    attacker_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class KittyRevealed(Event):
+    """After the last trick: the kitty, its points and what the attackers got from it."""
+
+    cards: tuple[int, ...]
+    points: int
+    multiplier: int
+    attacker_gain: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnded(Event):
+    """The deal is over: final attacker points and the level change."""
+
+    attacker_points: int
+    defender_levels: int
+    attacker_levels: int
+    attackers_take_over: bool
+    stake: int
+
+
+def visible(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """The events ``seat`` may see (``None``: a spectator sees the public ones)."""
+    return [e for e in events if e.audience is None or e.audience == seat]

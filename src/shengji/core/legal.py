@@ -1,0 +1,199 @@
+"""Legal actions of a seat, lazily: a membership test, an iterator and a random sample.
+
+Burials (C(33, 8) sets), throws and void follows can number in the millions, so nothing is
+listed ahead: ``action in legal`` asks the state, ``iter(legal)`` generates, and
+``legal.sample(rng)`` draws one legal action cheaply.
+
+>>> from shengji.core.ruleset import PRESETS
+>>> from shengji.core.state import DealState
+>>> s = DealState.new(PRESETS["classic"], seed=3, level=0, dealer=0)
+>>> [str(a) for a in legal_actions(s, -1)]
+['deal']
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
+from shengji.core.follow import _multiset_combos, legal_follows
+from shengji.core.order import TrumpContext
+from shengji.core.units import decompose, placements, pos_counts_from_hand
+
+if TYPE_CHECKING:
+    from shengji.core.state import DealState
+
+
+def _cards(hand: list[int]) -> list[int]:
+    return [k for k in range(54) for _ in range(hand[k])]
+
+
+def _realize(faces: list[int], width: int, hand: list[int], ctx: TrumpContext) -> tuple[int, ...]:
+    """Actual cards of ``hand`` for ``width`` copies of each face (two-colour aware)."""
+    left = list(hand)
+    out: list[int] = []
+    for f in faces:
+        for _ in range(width):
+            if left[f]:
+                k = f
+            else:
+                k = next(k for k in range(54) if left[k] and ctx.face[k] == f)
+            left[k] -= 1
+            out.append(k)
+    return tuple(sorted(out))
+
+
+def hand_units(hand: list[int], ctx: TrumpContext) -> list[tuple[int, ...]]:
+    """Every single unit the hand can lead: singles, tuples and tractors of each suit."""
+    out: list[tuple[int, ...]] = []
+    for s in range(5):
+        pc = pos_counts_from_hand(hand, s, ctx)
+        maxw = max((e[1] for slot in pc for e in slot), default=0)
+        for slot in pc:
+            for f, n in slot:
+                for w in range(1, n + 1):
+                    out.append(_realize([f], w, hand, ctx))
+        for w in range(2, maxw + 1):
+            for length in range(2, len(pc) + 1):
+                found = False
+                for _top, chain in placements(pc, w, length):
+                    found = True
+                    out.append(_realize([e[0] for e in chain], w, hand, ctx))
+                if not found:
+                    break
+    return out
+
+
+class LegalActions:
+    """The legal actions of one seat in one state."""
+
+    def __init__(self, state: DealState, seat: int) -> None:
+        from shengji.core.state import Phase
+
+        self.state = state
+        self.seat = seat
+        ph = state.phase
+        self.kind = "none"
+        self.small: list[Action] = []
+        if ph is Phase.DEALING:
+            if seat == SYSTEM:
+                self.kind, self.small = "list", [Deal()]
+            else:
+                self.kind = "list"
+                self.small = [Declare(seat, d.cards) for d in state.declarations_for(seat)]
+        elif ph in (Phase.DECLARING, Phase.REBURY):
+            if seat == state.to_act:
+                self.kind = "list"
+                self.small = [Declare(seat, d.cards) for d in state.declarations_for(seat)]
+                self.small.append(Pass(seat))
+        elif ph is Phase.BURYING:
+            if seat == state.to_act:
+                self.kind = "bury"
+        elif ph is Phase.PLAYING and seat == state.to_act:
+            self.kind = "follow" if state.trick else "lead"
+
+    def __contains__(self, action: object) -> bool:
+        if self.kind == "none" or not isinstance(action, Deal | Declare | Pass | Bury | Play):
+            return False
+        if action.seat != self.seat and not (self.kind == "list" and isinstance(action, Deal)):
+            return False
+        return self.state.is_legal(action)
+
+    def __bool__(self) -> bool:
+        return self.kind != "none" and (self.kind != "list" or bool(self.small))
+
+    def __iter__(self) -> Iterator[Action]:
+        st, seat = self.state, self.seat
+        if self.kind == "list":
+            yield from self.small
+        elif self.kind == "bury":
+            for combo in _multiset_combos(_cards(st.hands[seat]), st.ruleset.kitty_size):
+                yield Bury(seat, combo)
+        elif self.kind == "lead":
+            ctx = st.ctx
+            assert ctx is not None
+            units = hand_units(st.hands[seat], ctx)
+            seen = set(units)
+            yield from (Play(seat, u) for u in units)
+            if st.ruleset.throw_policy == "never":
+                return
+            cards = _cards(st.hands[seat])
+            for s in range(5):
+                suited = [c for c in cards if ctx.esuit[c] == s]
+                for size in range(2, len(suited) + 1):
+                    for combo in _multiset_combos(suited, size):
+                        if combo in seen or len(decompose(combo, ctx)) < 2:
+                            continue
+                        act = Play(seat, combo)
+                        if st.ruleset.throw_policy == "validated" or st.is_legal(act):
+                            yield act
+        elif self.kind == "follow":
+            lead = st.trick[0][1]
+            ctx = st.ctx
+            assert ctx is not None
+            for combo in legal_follows(lead, st.hands[seat], ctx, st.ruleset):
+                yield Play(seat, combo)
+
+    def sample(self, rng: random.Random, throw_chance: float = 0.05) -> Action:
+        """One legal action drawn at random (uniform for small sets; see docs for big ones)."""
+        st, seat = self.state, self.seat
+        if self.kind == "list":
+            return rng.choice(self.small)
+        if self.kind == "bury":
+            return Bury(seat, tuple(sorted(rng.sample(_cards(st.hands[seat]),
+                                                      st.ruleset.kitty_size))))
+        ctx = st.ctx
+        assert ctx is not None
+        if self.kind == "lead":
+            if st.ruleset.throw_policy != "never" and rng.random() < throw_chance:
+                throw = self._random_throw(rng, ctx)
+                if throw is not None:
+                    return throw
+            return Play(seat, rng.choice(hand_units(st.hands[seat], ctx)))
+        if self.kind == "follow":
+            return Play(seat, sample_follow(st, seat, rng))
+        raise ValueError(f"seat {seat} has no legal action now")
+
+    def _random_throw(self, rng: random.Random, ctx: TrumpContext) -> Play | None:
+        st, seat = self.state, self.seat
+        cards = _cards(st.hands[seat])
+        suit = ctx.esuit[rng.choice(cards)]
+        suited = [c for c in cards if ctx.esuit[c] == suit]
+        if len(suited) < 2:
+            return None
+        combo = tuple(sorted(rng.sample(suited, rng.randint(2, min(len(suited), 6)))))
+        if len(decompose(combo, ctx)) < 2:
+            return None
+        act = Play(seat, combo)
+        if st.ruleset.throw_policy == "others-void" and not st.is_legal(act):
+            return None
+        return act
+
+
+def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int, ...]:
+    """A random legal follow: uniform among distinct follows when the lead asks for structure
+    (they are few), else a uniform draw of the cards it may choose freely."""
+    ctx = state.ctx
+    assert ctx is not None and state.lead is not None
+    lead = state.lead
+    n, s = lead.size, lead.suit
+    cards = _cards(state.hands[seat])
+    suited = [c for c in cards if ctx.esuit[c] == s]
+    if len(suited) <= n:
+        others = [c for c in cards if ctx.esuit[c] != s]
+        return tuple(sorted(suited + rng.sample(others, n - len(suited))))
+    if not lead.has_structure:
+        return tuple(sorted(rng.sample(suited, n)))
+    options = []
+    for combo in legal_follows(state.trick[0][1], state.hands[seat], ctx, state.ruleset):
+        options.append(combo)
+        if len(options) >= 5000:
+            break
+    return rng.choice(options)
+
+
+def legal_actions(state: DealState, seat: int) -> LegalActions:
+    """The ``LegalActions`` of ``seat`` in ``state``."""
+    return LegalActions(state, seat)

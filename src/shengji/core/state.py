@@ -1,0 +1,649 @@
+"""One deal as an explicit state machine: dealing with live declarations, the kitty (and
+反底), the tricks, and the deal's result (RULES.md §4–§7).
+
+``DealState.new(ruleset, seed, level, dealer)`` shuffles from the seed. ``apply(action)``
+returns ``(new_state, events)`` and never changes the state it is called on; an illegal
+action raises ``IllegalAction`` with a ``Reason``. ``to_act`` says who moves (``SYSTEM``
+deals the cards; while dealing any seat may also declare). ``legal_actions(seat)`` is lazy.
+
+>>> from shengji.core.ruleset import PRESETS
+>>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)
+>>> s.phase, s.to_act
+(<Phase.DEALING: 'dealing'>, -1)
+>>> s2, events = s.apply(Deal())
+>>> sum(s2.hand_sizes), sum(s.hand_sizes)
+(1, 0)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
+from shengji.core.bidding import (
+    Declaration,
+    beats,
+    beats_rebury,
+    legal_declarations,
+    legal_reburies,
+    make_declaration,
+)
+from shengji.core.cards import BJ, LJ, NO_TRUMP, SPADES, deck, points_of
+from shengji.core.errors import IllegalAction, Reason
+from shengji.core.events import (
+    CardCountDealt,
+    CardDealt,
+    DealEnded,
+    DealStarted,
+    Declared,
+    Event,
+    KittyBuried,
+    KittyRevealed,
+    KittyTaken,
+    Passed,
+    Played,
+    ThrowFailed,
+    TrickWon,
+    TrumpFixed,
+)
+from shengji.core.follow import Lead, analyse_lead, follow_error_for
+from shengji.core.order import TrumpContext, context_for
+from shengji.core.ruleset import Ruleset
+from shengji.core.scoring import LevelChange, kitty_multiplier, level_change
+from shengji.core.throws import check_throw
+from shengji.core.tricks import trick_winner
+from shengji.core.units import decompose, suit_of_play
+
+if TYPE_CHECKING:
+    from shengji.core.legal import LegalActions
+
+
+class Phase(StrEnum):
+    """Phases of a deal, in order."""
+
+    DEALING = "dealing"
+    DECLARING = "declaring"
+    """The short window after the last card: each seat in turn declares or passes."""
+    BURYING = "burying"
+    REBURY = "rebury"
+    """反底: other seats in turn may overturn and take the kitty, or pass."""
+    PLAYING = "playing"
+    DONE = "done"
+
+
+@dataclass(frozen=True)
+class TrickRecord:
+    """A finished trick: plays in order as ``(seat, cards)``."""
+
+    leader: int
+    plays: tuple[tuple[int, tuple[int, ...]], ...]
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """How a deal ended."""
+
+    attacker_points: int
+    kitty_points: int
+    kitty_multiplier: int
+    kitty_gain: int
+    last_winner: int
+    last_winning_cards: tuple[int, ...]
+    change: LevelChange
+    defenders: tuple[int, ...]
+    stake: int
+    failed_throws: int
+
+    @property
+    def kitty_captured(self) -> bool:
+        """Attackers won the last trick (扣底)."""
+        return self.last_winner not in self.defenders
+
+
+def _next(seat: int, players: int) -> int:
+    return (seat + 1) % players
+
+
+class DealState:
+    """The whole state of one deal. Treat instances as immutable values."""
+
+    __slots__ = (
+        "attacker_points",
+        "ctx",
+        "deal_no",
+        "dealer",
+        "declaration",
+        "declarer_first",
+        "defender_points",
+        "defenders",
+        "deck",
+        "failed_throws",
+        "first_deal",
+        "hand_sizes",
+        "hands",
+        "kitty",
+        "kitty_holder",
+        "lead",
+        "leader",
+        "level",
+        "n_dealt",
+        "passes",
+        "phase",
+        "rebury_decl",
+        "result",
+        "ruleset",
+        "seed",
+        "stake",
+        "start",
+        "trick",
+        "tricks",
+        "trump",
+        "turn",
+    )
+
+    ruleset: Ruleset
+    seed: int | str
+    level: int
+    deal_no: int
+    dealer: int | None
+    first_deal: bool
+    start: int
+    deck: tuple[int, ...]
+    n_dealt: int
+    hands: tuple[list[int], ...]
+    hand_sizes: tuple[int, ...]
+    declaration: Declaration | None
+    declarer_first: int | None
+    passes: int
+    turn: int
+    trump: int | None
+    ctx: TrumpContext | None
+    kitty: tuple[int, ...]
+    kitty_holder: int | None
+    rebury_decl: Declaration | None
+    stake: int
+    phase: Phase
+    leader: int
+    trick: tuple[tuple[int, tuple[int, ...]], ...]
+    lead: Lead | None
+    tricks: tuple[TrickRecord, ...]
+    attacker_points: int
+    defender_points: int
+    defenders: tuple[int, ...]
+    failed_throws: int
+    result: DealResult | None
+
+    @classmethod
+    def new(
+        cls,
+        ruleset: Ruleset,
+        seed: int | str,
+        level: int = 0,
+        dealer: int | None = None,
+        deal_no: int = 0,
+    ) -> DealState:
+        """A shuffled deal. ``dealer=None``: a first deal, the declarer becomes dealer."""
+        cards = deck(ruleset.decks)
+        random.Random(seed).shuffle(cards)
+        s = cls.__new__(cls)
+        s.ruleset = ruleset
+        s.seed = seed
+        s.level = level
+        s.deal_no = deal_no
+        s.dealer = dealer
+        s.first_deal = dealer is None
+        s.start = 0 if dealer is None else dealer
+        s.deck = tuple(cards)
+        s.n_dealt = 0
+        s.hands = tuple([0] * 54 for _ in range(ruleset.players))
+        s.hand_sizes = (0,) * ruleset.players
+        s.declaration = None
+        s.declarer_first = None
+        s.passes = 0
+        s.turn = s.start
+        s.trump = None
+        s.ctx = None
+        s.kitty = tuple(cards[ruleset.players * ruleset.hand_size :])
+        s.kitty_holder = None
+        s.rebury_decl = None
+        s.stake = 1
+        s.phase = Phase.DEALING
+        s.leader = s.start
+        s.trick = ()
+        s.lead = None
+        s.tricks = ()
+        s.attacker_points = 0
+        s.defender_points = 0
+        s.defenders = ()
+        s.failed_throws = 0
+        s.result = None
+        return s
+
+    def started_event(self) -> DealStarted:
+        """The public event that opens this deal."""
+        return DealStarted(None, self.dealer, self.level, self.deal_no)
+
+    def _copy(self) -> DealState:
+        s = DealState.__new__(DealState)
+        for name in DealState.__slots__:
+            object.__setattr__(s, name, getattr(self, name))
+        return s
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def players(self) -> int:
+        """Seats at the table."""
+        return self.ruleset.players
+
+    @property
+    def to_act(self) -> int | None:
+        """Who moves: a seat, ``SYSTEM`` while dealing, None when the deal is over."""
+        ph = self.phase
+        if ph is Phase.PLAYING:
+            return (self.leader + len(self.trick)) % self.players
+        if ph is Phase.DEALING:
+            return SYSTEM
+        if ph is Phase.BURYING:
+            return self.kitty_holder
+        if ph is Phase.DONE:
+            return None
+        return self.turn
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the deal has ended."""
+        return self.phase is Phase.DONE
+
+    def hand(self, seat: int) -> list[int]:
+        """A seat's cards as a sorted list of kinds (display order once trump is known)."""
+        h = self.hands[seat]
+        cards = [k for k in range(54) for _ in range(h[k])]
+        return self.ctx.sorted(cards) if self.ctx else cards
+
+    def is_defender(self, seat: int) -> bool:
+        """Whether ``seat`` is on the dealer's side (庄家方)."""
+        return seat in self.defenders
+
+    def legal_actions(self, seat: int) -> LegalActions:
+        """What ``seat`` (or ``SYSTEM``) may do now; lazy for burials, leads and follows."""
+        from shengji.core.legal import legal_actions
+
+        return legal_actions(self, seat)
+
+    def check(self, action: Action) -> None:
+        """Raise ``IllegalAction`` if ``action`` is not legal now (changes nothing)."""
+        self.apply(action)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        try:
+            self.apply(action)
+        except IllegalAction:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ transitions
+
+    def apply(self, action: Action) -> tuple[DealState, list[Event]]:
+        """The state after ``action`` and the events it caused; raises ``IllegalAction``."""
+        ph = self.phase
+        if isinstance(action, Play):
+            if ph is not Phase.PLAYING:
+                raise IllegalAction(Reason.WRONG_PHASE, f"cannot play during {ph.value}")
+            return self._play(action)
+        if isinstance(action, Deal):
+            if ph is not Phase.DEALING:
+                raise IllegalAction(Reason.WRONG_PHASE, f"cannot deal during {ph.value}")
+            return self._deal()
+        if isinstance(action, Declare):
+            return self._declare(action)
+        if isinstance(action, Pass):
+            return self._pass(action)
+        if isinstance(action, Bury):
+            return self._bury(action)
+        raise IllegalAction(Reason.WRONG_PHASE, f"unknown action {action!r}")
+
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < self.players:
+            raise IllegalAction(Reason.NOT_YOUR_TURN, f"no seat {seat}")
+        if seat != self.to_act:
+            raise IllegalAction(Reason.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn")
+
+    def _check_holds(self, seat: int, cards: Sequence[int]) -> None:
+        h = self.hands[seat]
+        need: dict[int, int] = {}
+        for c in cards:
+            if not 0 <= c < 54:
+                raise IllegalAction(Reason.BAD_NOTATION, f"no card kind {c}")
+            need[c] = need.get(c, 0) + 1
+        for c, n in need.items():
+            if h[c] < n:
+                raise IllegalAction(Reason.NOT_IN_HAND, "those cards are not in your hand")
+
+    def _deal(self) -> tuple[DealState, list[Event]]:
+        s = self._copy()
+        players = self.players
+        seat = (self.start + self.n_dealt) % players
+        c = self.deck[self.n_dealt]
+        h = list(self.hands[seat])
+        h[c] += 1
+        hands = list(self.hands)
+        hands[seat] = h
+        s.hands = tuple(hands)
+        sizes = list(self.hand_sizes)
+        sizes[seat] += 1
+        s.hand_sizes = tuple(sizes)
+        s.n_dealt = self.n_dealt + 1
+        events: list[Event] = [CardDealt(seat, seat, c), CardCountDealt(None, seat)]
+        if s.n_dealt == players * self.ruleset.hand_size:
+            s.phase = Phase.DECLARING
+            s.turn = self.start
+            s.passes = 0
+        return s, events
+
+    def _declare(self, action: Declare) -> tuple[DealState, list[Event]]:
+        ph, seat = self.phase, action.seat
+        if ph is Phase.DEALING:
+            if not 0 <= seat < self.players:
+                raise IllegalAction(Reason.NOT_YOUR_TURN, f"no seat {seat}")
+        elif ph in (Phase.DECLARING, Phase.REBURY):
+            self._check_seat(seat)
+        else:
+            raise IllegalAction(Reason.WRONG_PHASE, f"cannot declare during {ph.value}")
+        self._check_holds(seat, action.cards)
+        d = make_declaration(seat, action.cards, self.level, self.ruleset)
+        if d is None:
+            raise IllegalAction(
+                Reason.BAD_DECLARATION,
+                "a declaration shows level cards of one suit or identical jokers (2+)",
+            )
+        if ph is Phase.REBURY:
+            return self._rebury(d)
+        if not beats(d, self.declaration, self.ruleset):
+            raise IllegalAction(
+                Reason.BAD_DECLARATION, "that declaration does not beat the current one"
+            )
+        s = self._copy()
+        overturn = self.declaration is not None and self.declaration.seat != seat
+        s.declaration = d
+        if self.declarer_first is None:
+            s.declarer_first = seat
+        if overturn:
+            s.stake = self.stake * 2
+        if ph is Phase.DECLARING:
+            s.passes = 0
+            s.turn = _next(seat, self.players)
+        audience = seat if self.ruleset.declaration == "hidden" else None
+        return s, [Declared(audience, seat, d.cards, d.trump, overturn, False)]
+
+    def _pass(self, action: Pass) -> tuple[DealState, list[Event]]:
+        ph = self.phase
+        if ph not in (Phase.DECLARING, Phase.REBURY):
+            raise IllegalAction(Reason.WRONG_PHASE, f"nothing to pass during {ph.value}")
+        self._check_seat(action.seat)
+        s = self._copy()
+        s.passes = self.passes + 1
+        events: list[Event] = [Passed(None, action.seat)]
+        if ph is Phase.DECLARING:
+            s.turn = _next(action.seat, self.players)
+            if s.passes >= self.players:
+                events.extend(s._fix_trump())
+        else:
+            nxt = _next(action.seat, self.players)
+            if nxt == self.kitty_holder:
+                nxt = _next(nxt, self.players)
+            s.turn = nxt
+            if s.passes >= self.players - 1:
+                s._start_play()
+        return s, events
+
+    def _fix_trump(self) -> list[Event]:
+        """Mutates a fresh copy: settle trump and dealer, hand the kitty over."""
+        rs = self.ruleset
+        d = self.declaration
+        turned: int | None = None
+        if d is not None:
+            trump = d.trump
+        elif rs.no_declaration == "spades":
+            trump = SPADES
+        elif rs.no_declaration == "kitty-card" and self.kitty:
+            turned = self.kitty[min(rs.kitty_card_index, len(self.kitty) - 1)]
+            trump = NO_TRUMP if turned in (LJ, BJ) else turned // 13
+        else:
+            trump = NO_TRUMP
+        if self.dealer is None:
+            if d is None:
+                self.dealer = self.start
+            elif rs.first_deal_overturn_takes_dealer or self.declarer_first is None:
+                self.dealer = d.seat
+            else:
+                self.dealer = self.declarer_first
+        dealer = self.dealer
+        self.trump = trump
+        self.ctx = context_for(rs, self.level, trump)
+        self.defenders = tuple(p for p in range(self.players) if p % 2 == dealer % 2)
+        self.rebury_decl = d
+        events: list[Event] = [
+            TrumpFixed(None, self.ctx.trump, dealer, d.seat if d else None, turned)
+        ]
+        if rs.kitty_size:
+            events.extend(self._give_kitty(dealer))
+        else:
+            self._start_play()
+        return events
+
+    def _give_kitty(self, seat: int) -> list[Event]:
+        h = list(self.hands[seat])
+        for c in self.kitty:
+            h[c] += 1
+        hands = list(self.hands)
+        hands[seat] = h
+        self.hands = tuple(hands)
+        sizes = list(self.hand_sizes)
+        sizes[seat] += len(self.kitty)
+        self.hand_sizes = tuple(sizes)
+        self.kitty_holder = seat
+        self.phase = Phase.BURYING
+        return [KittyTaken(seat, seat, self.kitty)]
+
+    def _start_play(self) -> None:
+        self.phase = Phase.PLAYING
+        self.leader = self.dealer if self.dealer is not None else 0
+        self.trick = ()
+
+    def _bury(self, action: Bury) -> tuple[DealState, list[Event]]:
+        if self.phase is not Phase.BURYING:
+            raise IllegalAction(Reason.WRONG_PHASE, f"cannot bury during {self.phase.value}")
+        self._check_seat(action.seat)
+        k = self.ruleset.kitty_size
+        if len(action.cards) != k:
+            raise IllegalAction(Reason.BAD_KITTY, f"bury exactly {k} cards")
+        self._check_holds(action.seat, action.cards)
+        s = self._copy()
+        h = list(self.hands[action.seat])
+        for c in action.cards:
+            h[c] -= 1
+        hands = list(self.hands)
+        hands[action.seat] = h
+        s.hands = tuple(hands)
+        sizes = list(self.hand_sizes)
+        sizes[action.seat] -= k
+        s.hand_sizes = tuple(sizes)
+        s.kitty = tuple(action.cards)
+        events: list[Event] = [
+            KittyBuried(action.seat, action.seat, tuple(action.cards), k),
+            KittyBuried(None, action.seat, (), k),
+        ]
+        if self.ruleset.rebury:
+            s.phase = Phase.REBURY
+            s.passes = 0
+            s.turn = _next(action.seat, self.players)
+        else:
+            s._start_play()
+        return s, events
+
+    def _rebury(self, d: Declaration) -> tuple[DealState, list[Event]]:
+        if not beats_rebury(d, self.rebury_decl):
+            raise IllegalAction(
+                Reason.BAD_DECLARATION, "反底 needs a stronger set: a pair or more, ranked by suit"
+            )
+        s = self._copy()
+        s.rebury_decl = d
+        s.stake = self.stake * 2
+        s.trump = d.trump
+        s.ctx = context_for(self.ruleset, self.level, d.trump)
+        events: list[Event] = [Declared(None, d.seat, d.cards, d.trump, True, True)]
+        events.extend(s._give_kitty(d.seat))
+        return s, events
+
+    # ------------------------------------------------------------------ tricks
+
+    def _play(self, action: Play) -> tuple[DealState, list[Event]]:
+        seat, cards = action.seat, action.cards
+        self._check_seat(seat)
+        if not cards:
+            raise IllegalAction(Reason.EMPTY_PLAY, "play at least one card")
+        self._check_holds(seat, cards)
+        ctx = self.ctx
+        assert ctx is not None
+        rs = self.ruleset
+        events: list[Event] = []
+        penalty_delta = 0
+        failed = 0
+        if not self.trick:
+            if suit_of_play(cards, ctx) is None:
+                raise IllegalAction(Reason.MIXED_LEAD, "a lead is cards of one suit")
+            if len(decompose(cards, ctx)) > 1:
+                others = [self.hands[p] for p in range(self.players) if p != seat]
+                res = check_throw(cards, others, ctx, rs)
+                if not res.valid:
+                    if not res.play:
+                        raise IllegalAction(Reason.THROW_NOT_ALLOWED, res.reason or "no throw")
+                    pen = rs.failed_throw_penalty
+                    events.append(ThrowFailed(None, seat, tuple(cards), res.play, pen))
+                    penalty_delta = pen if seat in self.defenders else -pen
+                    failed = 1
+                    cards = res.play
+            lead = analyse_lead(cards, ctx, rs)
+        else:
+            lead = self.lead
+            assert lead is not None
+            why = follow_error_for(lead, self.hands[seat], cards, ctx)
+            if why is not None:
+                reason = (
+                    Reason.WRONG_COUNT
+                    if len(cards) != lead.size
+                    else Reason.MUST_FOLLOW_SUIT
+                    if "suit" in why and "structure" not in why and "pair" not in why
+                    else Reason.MUST_FOLLOW_STRUCTURE
+                )
+                raise IllegalAction(reason, why)
+        s = self._copy()
+        h = list(self.hands[seat])
+        for c in cards:
+            h[c] -= 1
+        hands = list(self.hands)
+        hands[seat] = h
+        s.hands = tuple(hands)
+        sizes = list(self.hand_sizes)
+        sizes[seat] -= len(cards)
+        s.hand_sizes = tuple(sizes)
+        s.attacker_points = self.attacker_points + penalty_delta
+        s.failed_throws = self.failed_throws + failed
+        s.lead = lead
+        s.trick = (*self.trick, (seat, tuple(cards)))
+        events.append(Played(None, seat, tuple(cards)))
+        if len(s.trick) == self.players:
+            events.extend(s._finish_trick())
+        return s, events
+
+    def _finish_trick(self) -> list[Event]:
+        ctx = self.ctx
+        assert ctx is not None
+        plays = [c for _, c in self.trick]
+        wi = trick_winner(plays, ctx, self.ruleset)
+        winner = self.trick[wi][0]
+        pts = sum(points_of(p) for p in plays)
+        if winner in self.defenders:
+            self.defender_points += pts
+        else:
+            self.attacker_points += pts
+        rec = TrickRecord(self.leader, self.trick, winner, pts)
+        self.tricks = (*self.tricks, rec)
+        events: list[Event] = [
+            TrickWon(None, len(self.tricks), winner, pts, self.attacker_points)
+        ]
+        self.leader = winner
+        last_trick = self.trick
+        self.trick = ()
+        self.lead = None
+        if sum(self.hand_sizes) == 0:
+            events.extend(self._end(winner, last_trick[0][1], last_trick[wi][1]))
+        return events
+
+    def _end(
+        self, winner: int, lead: tuple[int, ...], winning: tuple[int, ...]
+    ) -> list[Event]:
+        ctx = self.ctx
+        assert ctx is not None
+        rs = self.ruleset
+        kitty_points = points_of(self.kitty)
+        captured = winner not in self.defenders
+        mult = kitty_multiplier(lead, winning, ctx, rs)
+        if rs.kitty_formula == "last-trick-transfer":
+            if captured:
+                gain = self.defender_points * mult
+                self.defender_points -= gain
+            else:
+                gain = -self.attacker_points * mult
+        else:
+            gain = kitty_points * mult if captured else 0
+            if not captured:
+                self.defender_points += kitty_points
+        self.attacker_points += gain
+        change = level_change(self.attacker_points, rs)
+        self.result = DealResult(
+            attacker_points=self.attacker_points,
+            kitty_points=kitty_points,
+            kitty_multiplier=mult if captured else 0,
+            kitty_gain=gain,
+            last_winner=winner,
+            last_winning_cards=winning,
+            change=change,
+            defenders=self.defenders,
+            stake=self.stake,
+            failed_throws=self.failed_throws,
+        )
+        self.phase = Phase.DONE
+        return [
+            KittyRevealed(None, self.kitty, kitty_points, mult if captured else 0, gain),
+            DealEnded(
+                None,
+                self.attacker_points,
+                change.defender_levels,
+                change.attacker_levels,
+                change.attackers_take_over,
+                self.stake,
+            ),
+        ]
+
+    # ------------------------------------------------------------------ declarations
+
+    def declarations_for(self, seat: int) -> list[Declaration]:
+        """Declarations ``seat`` may make now (during the deal, the window or 反底)."""
+        ph = self.phase
+        if ph is Phase.DEALING or (ph is Phase.DECLARING and seat == self.turn):
+            return legal_declarations(
+                seat, self.hands[seat], self.level, self.declaration, self.ruleset
+            )
+        if ph is Phase.REBURY and seat == self.turn:
+            return legal_reburies(seat, self.hands[seat], self.level, self.rebury_decl, self.ruleset)
+        return []
+
