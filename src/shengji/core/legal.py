@@ -36,10 +36,7 @@ def _realize(faces: list[int], width: int, hand: list[int], ctx: TrumpContext) -
     out: list[int] = []
     for f in faces:
         for _ in range(width):
-            if left[f]:
-                k = f
-            else:
-                k = next(k for k in range(54) if left[k] and ctx.face[k] == f)
+            k = f if left[f] else next(k for k in range(54) if left[k] and ctx.face[k] == f)
             left[k] -= 1
             out.append(k)
     return tuple(sorted(out))

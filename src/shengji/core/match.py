@@ -97,7 +97,12 @@ class MatchState:
             raise IllegalAction(Reason.WRONG_PHASE, "the match is over")
         deal, events = self.deal.apply(action)
         if deal.phase is not Phase.DONE:
-            return replace(self, deal=deal), events
+            return (
+                MatchState(
+                    self.ruleset, self.seed, self.team_levels, self.dealer, deal, self.history
+                ),
+                events,
+            )
         return self._score(deal, events)
 
     def _score(self, deal: DealState, events: list[Event]) -> tuple[MatchState, list[Event]]:

@@ -95,7 +95,7 @@ def replay_steps(record: GameRecord) -> Iterator[tuple[Action, MatchState, list[
 
 def replay(record: GameRecord) -> MatchState:
     """The state after the last action of the record."""
-    state = record.start()
-    for _action, state, _events in replay_steps(record):
+    final = record.start()
+    for _action, final, _events in replay_steps(record):  # noqa: B007
         pass
-    return state
+    return final

@@ -118,11 +118,11 @@ class DealState:
         "ctx",
         "deal_no",
         "dealer",
+        "deck",
         "declaration",
         "declarer_first",
         "defender_points",
         "defenders",
-        "deck",
         "failed_throws",
         "first_deal",
         "hand_sizes",
@@ -231,8 +231,37 @@ class DealState:
 
     def _copy(self) -> DealState:
         s = DealState.__new__(DealState)
-        for name in DealState.__slots__:
-            object.__setattr__(s, name, getattr(self, name))
+        s.attacker_points = self.attacker_points
+        s.ctx = self.ctx
+        s.deal_no = self.deal_no
+        s.dealer = self.dealer
+        s.declaration = self.declaration
+        s.declarer_first = self.declarer_first
+        s.defender_points = self.defender_points
+        s.defenders = self.defenders
+        s.deck = self.deck
+        s.failed_throws = self.failed_throws
+        s.first_deal = self.first_deal
+        s.hand_sizes = self.hand_sizes
+        s.hands = self.hands
+        s.kitty = self.kitty
+        s.kitty_holder = self.kitty_holder
+        s.lead = self.lead
+        s.leader = self.leader
+        s.level = self.level
+        s.n_dealt = self.n_dealt
+        s.passes = self.passes
+        s.phase = self.phase
+        s.rebury_decl = self.rebury_decl
+        s.result = self.result
+        s.ruleset = self.ruleset
+        s.seed = self.seed
+        s.stake = self.stake
+        s.start = self.start
+        s.trick = self.trick
+        s.tricks = self.tricks
+        s.trump = self.trump
+        s.turn = self.turn
         return s
 
     # ------------------------------------------------------------------ queries
@@ -533,8 +562,8 @@ class DealState:
                     cards = res.play
             lead = analyse_lead(cards, ctx, rs)
         else:
+            assert self.lead is not None
             lead = self.lead
-            assert lead is not None
             why = follow_error_for(lead, self.hands[seat], cards, ctx)
             if why is not None:
                 reason = (
@@ -644,6 +673,8 @@ class DealState:
                 seat, self.hands[seat], self.level, self.declaration, self.ruleset
             )
         if ph is Phase.REBURY and seat == self.turn:
-            return legal_reburies(seat, self.hands[seat], self.level, self.rebury_decl, self.ruleset)
+            return legal_reburies(
+                seat, self.hands[seat], self.level, self.rebury_decl, self.ruleset
+            )
         return []
 

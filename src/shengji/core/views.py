@@ -67,9 +67,7 @@ def _view(state: DealState, seat: int | None) -> DealView:
     if state.phase is Phase.REBURY or (state.rebury_decl is not None and state.trump is not None):
         visible_decl = state.rebury_decl if state.rebury_decl is not None else visible_decl
     kitty: tuple[int, ...] | None = None
-    if state.phase is Phase.DONE:
-        kitty = state.kitty
-    elif seat is not None and seat == state.kitty_holder and state.phase is not Phase.DEALING:
+    if state.phase is Phase.DONE or (seat is not None and seat == state.kitty_holder and state.phase is not Phase.DEALING):
         kitty = state.kitty
     hand: tuple[int, ...] = ()
     if seat is not None:

@@ -1,0 +1,70 @@
+"""Drive a match with one bot per seat, recording every action.
+
+While cards are dealt the seat that just received a card is asked whether it declares;
+after the last card the declaration window asks each seat in turn.
+
+>>> from shengji.core.ruleset import PRESETS
+>>> from shengji.bots.random import RandomBot
+>>> bots = [RandomBot(i) for i in range(4)]
+>>> state, record = play_match(PRESETS["classic"], bots, seed=1, deals=1)
+>>> len(state.history), len(record.actions) > 100
+(1, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from shengji.bots.base import Bot
+from shengji.core.actions import SYSTEM, Action, Deal
+from shengji.core.events import CardCountDealt, Event
+from shengji.core.match import MatchState
+from shengji.core.record import GameRecord, record_result
+from shengji.core.ruleset import Ruleset
+from shengji.core.views import view_for
+
+Listener = Callable[[Action, MatchState, list[Event]], None]
+
+
+def play_match(
+    ruleset: Ruleset,
+    bots: Sequence[Bot],
+    seed: int | str,
+    deals: int | None = None,
+    first_dealer: int | None = None,
+    on_action: Listener | None = None,
+) -> tuple[MatchState, GameRecord]:
+    """Play until the match ends or ``deals`` deals are done; returns the state and record."""
+    if len(bots) != ruleset.players:
+        raise ValueError(f"{ruleset.players} bots needed, got {len(bots)}")
+    state = MatchState.new(ruleset, seed, first_dealer)
+    record = GameRecord(ruleset.to_dict(), seed, first_dealer, players=[b.name for b in bots])
+    actions = record.actions
+
+    def step(action: Action) -> list[Event]:
+        nonlocal state
+        state, events = state.apply(action)
+        actions.append(str(action))
+        if on_action is not None:
+            on_action(action, state, events)
+        return events
+
+    while not state.is_over and (deals is None or len(state.history) < deals):
+        actor = state.to_act
+        if actor == SYSTEM:
+            events = step(Deal())
+            seat = next(e.seat for e in events if isinstance(e, CardCountDealt))
+            legal = state.legal_actions(seat)
+            if legal:
+                choice = bots[seat].choose(view_for(state.deal, seat), legal)
+                if choice is not None:
+                    step(choice)
+            continue
+        assert actor is not None
+        legal = state.legal_actions(actor)
+        choice = bots[actor].choose(view_for(state.deal, actor), legal)
+        if choice is None:
+            raise RuntimeError(f"bot {bots[actor].name} at seat {actor} returned no action")
+        step(choice)
+    record.result = record_result(state)
+    return state, record
