@@ -58,16 +58,15 @@ class DealView:
 
 def _view(state: DealState, seat: int | None) -> DealView:
     decl = state.declaration
-    hidden = state.ruleset.declaration == "hidden" and state.phase in (
-        Phase.DEALING,
-        Phase.DECLARING,
-    )
-    visible_decl = decl if (decl is not None and (not hidden or decl.seat == seat)) else None
+    hidden = state.ruleset.declaration == "hidden" and state.trump is None
     own = decl if decl is not None and decl.seat == seat else None
-    if state.phase is Phase.REBURY or (state.rebury_decl is not None and state.trump is not None):
-        visible_decl = state.rebury_decl if state.rebury_decl is not None else visible_decl
+    if state.trump is not None:
+        visible_decl = state.rebury_decl  # the standing declaration (反底 included)
+    else:
+        visible_decl = own if hidden else decl
     kitty: tuple[int, ...] | None = None
-    if state.phase is Phase.DONE or (seat is not None and seat == state.kitty_holder and state.phase is not Phase.DEALING):
+    holder = seat is not None and seat == state.kitty_holder
+    if state.phase is Phase.DONE or holder:
         kitty = state.kitty
     hand: tuple[int, ...] = ()
     if seat is not None:
