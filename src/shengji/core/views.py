@@ -60,10 +60,8 @@ def _view(state: DealState, seat: int | None) -> DealView:
     decl = state.declaration
     hidden = state.ruleset.declaration == "hidden" and state.trump is None
     own = decl if decl is not None and decl.seat == seat else None
-    if state.trump is not None:
-        visible_decl = state.rebury_decl  # the standing declaration (反底 included)
-    else:
-        visible_decl = own if hidden else decl
+    # Once trump is fixed the standing declaration (反底 included) is public.
+    visible_decl = state.rebury_decl if state.trump is not None else own if hidden else decl
     kitty: tuple[int, ...] | None = None
     holder = seat is not None and seat == state.kitty_holder
     if state.phase is Phase.DONE or holder:
