@@ -13,14 +13,22 @@ listed ahead: ``action in legal`` asks the state, ``iter(legal)`` generates, and
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
-from shengji.core.follow import _multiset_combos, legal_follows
+from shengji.core.follow import Lead, _multiset_combos, legal_follows, structure_key
 from shengji.core.order import TrumpContext
-from shengji.core.units import decompose, placements, pos_counts_from_hand
+from shengji.core.units import (
+    Component,
+    PosCounts,
+    decompose,
+    placements,
+    pos_counts,
+    pos_counts_from_hand,
+)
 
 if TYPE_CHECKING:
     from shengji.core.state import DealState
@@ -32,6 +40,8 @@ def _cards(hand: list[int]) -> list[int]:
 
 def _realize(faces: list[int], width: int, hand: list[int], ctx: TrumpContext) -> tuple[int, ...]:
     """Actual cards of ``hand`` for ``width`` copies of each face (two-colour aware)."""
+    if not ctx.two_color:
+        return tuple(sorted(f for f in faces for _ in range(width)))
     left = list(hand)
     out: list[int] = []
     for f in faces:
@@ -47,19 +57,28 @@ def hand_units(hand: list[int], ctx: TrumpContext) -> list[tuple[int, ...]]:
     out: list[tuple[int, ...]] = []
     for s in range(5):
         pc = pos_counts_from_hand(hand, s, ctx)
-        maxw = max((e[1] for slot in pc for e in slot), default=0)
+        maxw = 0
         for slot in pc:
             for f, n in slot:
+                maxw = max(maxw, n)
                 for w in range(1, n + 1):
                     out.append(_realize([f], w, hand, ctx))
         for w in range(2, maxw + 1):
-            for length in range(2, len(pc) + 1):
-                found = False
-                for _top, chain in placements(pc, w, length):
-                    found = True
-                    out.append(_realize([e[0] for e in chain], w, hand, ctx))
-                if not found:
-                    break
+            ok = [any(e[1] >= w for e in slot) for slot in pc]
+            lo = 0
+            while lo < len(ok):
+                if not ok[lo]:
+                    lo += 1
+                    continue
+                hi = lo
+                while hi + 1 < len(ok) and ok[hi + 1]:
+                    hi += 1
+                if hi > lo:
+                    for a in range(lo, hi):
+                        for b in range(a + 1, hi + 1):
+                            for _top, chain in placements(pc[a : b + 1], w, b - a + 1):
+                                out.append(_realize([e[0] for e in chain], w, hand, ctx))
+                lo = hi + 1
     return out
 
 
@@ -169,25 +188,91 @@ class LegalActions:
         return act
 
 
+def _take(pc: PosCounts, comps: list[Component], taken: list[tuple[int, int]]) -> bool:
+    """Find disjoint ``comps`` in ``pc`` (subtracting them); ``taken`` gets (face, copies)."""
+    if not comps:
+        return True
+    (w, length), rest = comps[0], comps[1:]
+    for _top, chain in placements(pc, w, length):
+        for e in chain:
+            e[1] -= w
+            taken.append((e[0], w))
+        if _take(pc, rest, taken):
+            return True
+        for e in chain:
+            e[1] += w
+            taken.pop()
+    return False
+
+
+def _structured_core(
+    lead: Lead, pc: PosCounts, best: tuple[int, ...], rng: random.Random
+) -> list[int] | None:
+    """Faces (with multiplicity) of a small set of led-suit cards that reaches ``best``."""
+    taken: list[tuple[int, int]] = []
+    if lead.rungs is not None:
+        for alt in lead.rungs[-best[0]]:
+            if _take(pc, sorted(alt, key=lambda c: -c[0] * c[1]), taken):
+                break
+        else:
+            return None
+    else:
+        if lead.tractors:
+            want = best[0]
+            found = False
+            for k in range(len(lead.tractors), -1, -1):
+                for subset in itertools.combinations(lead.tractors, k):
+                    if sum(a * b for a, b in subset) == want and _take(pc, list(subset), taken):
+                        found = True
+                        break
+                if found:
+                    break
+        for (w, _cap), need in zip(lead.slots, best[-len(lead.slots):], strict=True):
+            have = sum(n // w for n in _merge(taken).values())
+            order = list(range(len(pc)))
+            rng.shuffle(order)
+            for p in order:
+                for e in pc[p]:
+                    while have < need and e[1] >= w:
+                        e[1] -= w
+                        taken.append((e[0], w))
+                        have += 1
+    return [f for f, n in taken for _ in range(n)]
+
+
+def _merge(taken: list[tuple[int, int]]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    for f, n in taken:
+        out[f] = out.get(f, 0) + n
+    return out
+
+
 def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int, ...]:
-    """A random legal follow: uniform among distinct follows when the lead asks for structure
-    (they are few), else a uniform draw of the cards it may choose freely."""
+    """A random legal follow: the structure the lead asks for, then random led-suit cards."""
     ctx = state.ctx
     assert ctx is not None and state.lead is not None
     lead = state.lead
     n, s = lead.size, lead.suit
-    cards = _cards(state.hands[seat])
+    hand = state.hands[seat]
+    cards = _cards(hand)
     suited = [c for c in cards if ctx.esuit[c] == s]
     if len(suited) <= n:
         others = [c for c in cards if ctx.esuit[c] != s]
         return tuple(sorted(suited + rng.sample(others, n - len(suited))))
     if not lead.has_structure:
         return tuple(sorted(rng.sample(suited, n)))
-    options = []
-    for combo in legal_follows(state.trick[0][1], state.hands[seat], ctx, state.ruleset):
-        options.append(combo)
-        if len(options) >= 5000:
-            break
+    pc = pos_counts_from_hand(hand, s, ctx)
+    best = structure_key(lead, pc)
+    faces = _structured_core(lead, pos_counts_from_hand(hand, s, ctx), best, rng)
+    if faces is not None and len(faces) <= n:
+        core = list(_realize(faces, 1, hand, ctx))
+        rest = list(suited)
+        for c in core:
+            rest.remove(c)
+        play = tuple(sorted(core + rng.sample(rest, n - len(core))))
+        if structure_key(lead, pos_counts(play, s, ctx)) == best:
+            return play
+    options = list(itertools.islice(legal_follows(lead.cards, hand, ctx, state.ruleset), 5000))
     return rng.choice(options)
 
 

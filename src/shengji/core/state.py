@@ -21,6 +21,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
@@ -104,6 +105,12 @@ class DealResult:
     def kitty_captured(self) -> bool:
         """Attackers won the last trick (扣底)."""
         return self.last_winner not in self.defenders
+
+
+@lru_cache(maxsize=256)
+def _display_order(ctx: TrumpContext) -> tuple[int, ...]:
+    """All 54 kinds in display order for a context (trumps first, high cards first)."""
+    return tuple(sorted(range(54), key=ctx.sort_key))
 
 
 def _next(seat: int, players: int) -> int:
@@ -293,8 +300,8 @@ class DealState:
     def hand(self, seat: int) -> list[int]:
         """A seat's cards as a sorted list of kinds (display order once trump is known)."""
         h = self.hands[seat]
-        cards = [k for k in range(54) for _ in range(h[k])]
-        return self.ctx.sorted(cards) if self.ctx else cards
+        order = _display_order(self.ctx) if self.ctx else range(54)
+        return [k for k in order if h[k] for _ in range(h[k])]
 
     def is_defender(self, seat: int) -> bool:
         """Whether ``seat`` is on the dealer's side (庄家方)."""
@@ -665,9 +672,16 @@ class DealState:
 
     # ------------------------------------------------------------------ declarations
 
+    def _may_declare(self, seat: int) -> bool:
+        """Cheap pre-check: does the seat hold a level card or two identical jokers?"""
+        h, lv = self.hands[seat], self.level
+        return bool(h[lv] or h[13 + lv] or h[26 + lv] or h[39 + lv] or h[LJ] > 1 or h[BJ] > 1)
+
     def declarations_for(self, seat: int) -> list[Declaration]:
         """Declarations ``seat`` may make now (during the deal, the window or 反底)."""
         ph = self.phase
+        if ph is Phase.DEALING and not self._may_declare(seat):
+            return []
         if ph is Phase.DEALING or (ph is Phase.DECLARING and seat == self.turn):
             return legal_declarations(
                 seat, self.hands[seat], self.level, self.declaration, self.ruleset
