@@ -108,7 +108,7 @@ class DealResult:
 
 
 @lru_cache(maxsize=256)
-def _display_order(ctx: TrumpContext) -> tuple[int, ...]:
+def display_order(ctx: TrumpContext) -> tuple[int, ...]:
     """All 54 kinds in display order for a context (trumps first, high cards first)."""
     return tuple(sorted(range(54), key=ctx.sort_key))
 
@@ -186,6 +186,9 @@ class DealState:
     failed_throws: int
     result: DealResult | None
 
+    def __init__(self) -> None:
+        """Empty shell; use ``DealState.new``. Fields are set by ``new`` and ``_copy``."""
+
     @classmethod
     def new(
         cls,
@@ -198,7 +201,7 @@ class DealState:
         """A shuffled deal. ``dealer=None``: a first deal, the declarer becomes dealer."""
         cards = deck(ruleset.decks)
         random.Random(seed).shuffle(cards)
-        s = cls.__new__(cls)
+        s = cls()
         s.ruleset = ruleset
         s.seed = seed
         s.level = level
@@ -237,7 +240,7 @@ class DealState:
         return DealStarted(None, self.dealer, self.level, self.deal_no)
 
     def _copy(self) -> DealState:
-        s = DealState.__new__(DealState)
+        s = DealState()
         s.attacker_points = self.attacker_points
         s.ctx = self.ctx
         s.deal_no = self.deal_no
@@ -300,7 +303,7 @@ class DealState:
     def hand(self, seat: int) -> list[int]:
         """A seat's cards as a sorted list of kinds (display order once trump is known)."""
         h = self.hands[seat]
-        order = _display_order(self.ctx) if self.ctx else range(54)
+        order = display_order(self.ctx) if self.ctx else range(54)
         return [k for k in order if h[k] for _ in range(h[k])]
 
     def is_defender(self, seat: int) -> bool:

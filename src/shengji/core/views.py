@@ -5,40 +5,45 @@ burying, and for everyone once the deal is over), or a hidden declaration (4-dec
 
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.core.state import DealState
+>>> from shengji.core.actions import Deal
 >>> v = view_for(DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0), 2)
 >>> v.seat, v.hand, v.kitty
 (2, (), None)
+>>> s1, _ = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0).apply(Deal())
+>>> len(view_for(s1, 0).hand), len(view_for(s1, 1).hand)
+(1, 0)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from shengji.core.bidding import Declaration
-from shengji.core.state import DealResult, DealState, Phase, TrickRecord
+from shengji.core.order import TrumpContext, context_for
+from shengji.core.ruleset import Ruleset
+from shengji.core.state import DealResult, DealState, Phase, TrickRecord, display_order
 
 
-@dataclass(frozen=True)
-class DealView:
-    """A seat's (or a spectator's) view of a deal."""
+class DealView(NamedTuple):
+    """A seat's (or a spectator's) view of a deal (cheap to build: one per decision)."""
 
     seat: int | None
     phase: Phase
-    ruleset_name: str
+    ruleset: Ruleset
     level: int
     deal_no: int
     dealer: int | None
     defenders: tuple[int, ...]
     trump: int | None
     to_act: int | None
-    hand: tuple[int, ...]
+    hand_counts: tuple[int, ...]
+    """The viewer's own cards as a 54-long count vector (empty for a spectator)."""
     hand_sizes: tuple[int, ...]
     declaration: Declaration | None
     """The current declaration, if this viewer may see it."""
     own_declaration: Declaration | None
     kitty: tuple[int, ...] | None
-    """The kitty: to its holder while burying, the buried cards to the one who buried them,
-    and to everyone once the deal is over."""
+    """The kitty: to its holder from pick-up on, and to everyone once the deal is over."""
     kitty_holder: int | None
     leader: int
     trick: tuple[tuple[int, tuple[int, ...]], ...]
@@ -47,6 +52,22 @@ class DealView:
     stake: int
     cards_dealt: int
     result: DealResult | None
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        """The viewer's cards in display order (trumps first once trump is known)."""
+        h = self.hand_counts
+        if not h:
+            return ()
+        if self.trump is None:
+            return tuple(k for k in range(54) if h[k] for _ in range(h[k]))
+        ctx = context_for(self.ruleset, self.level, self.trump)
+        return tuple(k for k in display_order(ctx) if h[k] for _ in range(h[k]))
+
+    @property
+    def ctx(self) -> TrumpContext | None:
+        """Order tables for this deal once trump is known."""
+        return None if self.trump is None else context_for(self.ruleset, self.level, self.trump)
 
     @property
     def played_cards(self) -> list[int]:
@@ -66,21 +87,19 @@ def _view(state: DealState, seat: int | None) -> DealView:
     holder = seat is not None and seat == state.kitty_holder
     if state.phase is Phase.DONE or holder:
         kitty = state.kitty
-    hand: tuple[int, ...] = ()
-    if seat is not None:
-        hand = tuple(state.hand(seat))
+    hand: tuple[int, ...] = () if seat is None else tuple(state.hands[seat])
     trump = state.trump if not hidden else None
     return DealView(
         seat=seat,
         phase=state.phase,
-        ruleset_name=state.ruleset.name,
+        ruleset=state.ruleset,
         level=state.level,
         deal_no=state.deal_no,
         dealer=state.dealer,
         defenders=state.defenders,
         trump=trump,
         to_act=state.to_act,
-        hand=hand,
+        hand_counts=hand,
         hand_sizes=state.hand_sizes,
         declaration=visible_decl,
         own_declaration=own,
