@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator
 
 from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
 from shengji.core.follow import Lead, _multiset_combos, legal_follows, structure_key
 from shengji.core.order import TrumpContext
+from shengji.core.state import DealState, Phase
 from shengji.core.units import (
     Component,
     PosCounts,
@@ -29,9 +29,6 @@ from shengji.core.units import (
     pos_counts,
     pos_counts_from_hand,
 )
-
-if TYPE_CHECKING:
-    from shengji.core.state import DealState
 
 
 def _cards(hand: list[int]) -> list[int]:
@@ -52,10 +49,12 @@ def _realize(faces: list[int], width: int, hand: list[int], ctx: TrumpContext) -
     return tuple(sorted(out))
 
 
-def hand_units(hand: list[int], ctx: TrumpContext) -> list[tuple[int, ...]]:
+def hand_units(
+    hand: list[int], ctx: TrumpContext, suits: Iterable[int] = range(5)
+) -> list[tuple[int, ...]]:
     """Every single unit the hand can lead: singles, tuples and tractors of each suit."""
     out: list[tuple[int, ...]] = []
-    for s in range(5):
+    for s in suits:
         pc = pos_counts_from_hand(hand, s, ctx)
         maxw = 0
         for slot in pc:
@@ -86,8 +85,6 @@ class LegalActions:
     """The legal actions of one seat in one state."""
 
     def __init__(self, state: DealState, seat: int) -> None:
-        from shengji.core.state import Phase
-
         self.state = state
         self.seat = seat
         ph = state.phase
@@ -167,7 +164,14 @@ class LegalActions:
                 throw = self._random_throw(rng, ctx)
                 if throw is not None:
                     return throw
-            return Play(seat, rng.choice(hand_units(st.hands[seat], ctx)))
+            # A random card, then a random unit that contains it.
+            hand = st.hands[seat]
+            c = rng.choice(_cards(hand))
+            f = ctx.face[c]
+            units = [
+                u for u in hand_units(hand, ctx, (ctx.esuit[c],)) if any(ctx.face[x] == f for x in u)
+            ]
+            return Play(seat, rng.choice(units))
         if self.kind == "follow":
             return Play(seat, sample_follow(st, seat, rng))
         raise ValueError(f"seat {seat} has no legal action now")

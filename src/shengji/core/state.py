@@ -559,7 +559,7 @@ class DealState:
         if not self.trick:
             if suit_of_play(cards, ctx) is None:
                 raise IllegalAction(Reason.MIXED_LEAD, "a lead is cards of one suit")
-            if len(decompose(cards, ctx)) > 1:
+            if len(analyse_lead(cards, ctx, rs).units) > 1:
                 others = [self.hands[p] for p in range(self.players) if p != seat]
                 res = check_throw(cards, others, ctx, rs)
                 if not res.valid:
