@@ -168,9 +168,8 @@ class LegalActions:
             hand = st.hands[seat]
             c = rng.choice(_cards(hand))
             f = ctx.face[c]
-            units = [
-                u for u in hand_units(hand, ctx, (ctx.esuit[c],)) if any(ctx.face[x] == f for x in u)
-            ]
+            suit_units = hand_units(hand, ctx, (ctx.esuit[c],))
+            units = [u for u in suit_units if any(ctx.face[x] == f for x in u)]
             return Play(seat, rng.choice(units))
         if self.kind == "follow":
             return Play(seat, sample_follow(st, seat, rng))
