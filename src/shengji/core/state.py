@@ -57,7 +57,7 @@ from shengji.core.ruleset import Ruleset
 from shengji.core.scoring import LevelChange, kitty_multiplier, level_change
 from shengji.core.throws import check_throw
 from shengji.core.tricks import trick_winner
-from shengji.core.units import decompose, suit_of_play
+from shengji.core.units import suit_of_play
 
 if TYPE_CHECKING:
     from shengji.core.legal import LegalActions
