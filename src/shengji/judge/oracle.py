@@ -50,7 +50,9 @@ class _Request:
     def __init__(self, req: dict[str, Any]) -> None:
         self.req = req
         name = req.get("preset", "classic")
-        options = req.get("options") or {}
+        options = req.get("options", {})
+        if options is None:
+            options = {}
         if not isinstance(name, str):
             raise JudgeError("preset must be a string")
         if not isinstance(options, dict):
