@@ -1,4 +1,8 @@
-"""The ``shengji`` command: ``judge`` and ``demo`` (more subcommands join as they land)."""
+"""The ``shengji`` command: ``judge``, ``demo``, ``arena`` and ``replay`` (more join as they land).
+
+>>> build_parser().parse_args(["replay", "game.json", "--lang", "zh"]).lang
+'zh'
+"""
 
 from __future__ import annotations
 
@@ -19,6 +23,58 @@ def _demo(_args: argparse.Namespace) -> int:
     return demo(sys.stdout)
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from shengji.cli.arena import arena
+
+    return arena(args, sys.stdout, sys.stderr)
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from shengji.cli.replay import replay_command
+
+    return replay_command(args, sys.stdout, sys.stderr)
+
+
+def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "arena",
+        help="bots play many deals or matches; print statistics",
+        description="Bots play --deals deals (one match after another) or --matches whole "
+        "matches; prints wins, level changes, points, kitty captures and speed.",
+    )
+    p.add_argument("--preset", default="classic", help="ruleset preset (default classic)")
+    p.add_argument(
+        "--bots",
+        default="random,random,random,random",
+        help="one bot per seat, comma-separated; seats 0+2 play 1+3 (default 4x random)",
+    )
+    p.add_argument(
+        "--deals",
+        type=int,
+        default=None,
+        help="deals to play (default 100); with --matches, the most deals per match",
+    )
+    p.add_argument("--matches", type=int, default=None, help="play this many whole matches")
+    p.add_argument("--seed", default="0", help="every match and bot seed derives from it")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.add_argument("--record", metavar="DIR", help="write one record per match: DIR/match-<n>.json")
+    p.add_argument("--options", metavar="JSON", help="ruleset options over the preset (object)")
+    p.set_defaults(func=_arena)
+
+
+def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="print a recorded game trick by trick",
+        description="Replay a game record (JSON) and print every deal trick by trick; "
+        "exits 1 if the record's result disagrees with the replay.",
+    )
+    p.add_argument("file", help="a record written by `shengji arena --record` (or '-' for stdin)")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="output language")
+    p.add_argument("--deal", type=int, default=None, metavar="K", help="print only deal K (1..)")
+    p.set_defaults(func=_replay)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -29,6 +85,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_judge)
     p = sub.add_parser("demo", help="show the rules engine at work on a few examples")
     p.set_defaults(func=_demo)
+    _add_arena(sub)
+    _add_replay(sub)
     return parser
 
 

@@ -1,0 +1,338 @@
+"""``shengji arena``: bots play many deals or matches; print what happened, in figures.
+
+Without ``--matches`` it plays ``--deals`` deals as one long match, starting a new match
+whenever one ends; with ``--matches M`` it plays M whole matches (each capped at ``--deals``
+deals if given). Every seed derives from ``--seed``: match ``n`` uses ``"<seed>.<n>"`` and
+its bot at seat ``k`` ``"<seed>.<n>.<k>"``, so the same command prints the same figures.
+
+    shengji arena --preset classic --bots random,random,random,random --deals 200 --seed 1
+
+>>> stats = run_arena(preset("one-deck"), ["random"] * 4, seed=1, deals=3)
+>>> stats.deals, len(stats.attacker_points)
+(3, 3)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from shengji.bots.base import Bot
+from shengji.bots.driver import play_match
+from shengji.bots.registry import bot_factory, make_bot
+from shengji.core.actions import Action
+from shengji.core.errors import RulesetError
+from shengji.core.legal import LegalActions
+from shengji.core.match import MatchState, team_of
+from shengji.core.ruleset import Ruleset, preset
+from shengji.core.views import DealView
+
+DEFAULT_DEALS = 100
+"""Deals played when neither ``--deals`` nor ``--matches`` is given."""
+BUCKET = 20
+"""Width of the attacker-points histogram buckets."""
+
+
+class _Counted:
+    """A bot wrapper that counts decisions (every ``choose`` call)."""
+
+    def __init__(self, bot: Bot, counter: list[int]) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.counter = counter
+
+    def choose(self, view: DealView, legal: LegalActions) -> Action | None:
+        self.counter[0] += 1
+        return self.bot.choose(view, legal)
+
+
+@dataclass
+class ArenaStats:
+    """Everything the arena counts; ``to_dict`` is the ``--json`` output."""
+
+    preset: str
+    bots: list[str]
+    seed: int | str
+    deals: int = 0
+    matches_played: int = 0
+    match_wins: list[int] = field(default_factory=lambda: [0, 0])
+    dealer_kept: int = 0
+    takeovers: int = 0
+    levels_gained: list[int] = field(default_factory=lambda: [0, 0])
+    """Per team, by the level table (before must-play stops and the end of the match)."""
+    level_changes: Counter[str] = field(default_factory=Counter)
+    attacker_points: list[int] = field(default_factory=list)
+    kitty_captures: int = 0
+    kitty_multiplier_sum: int = 0
+    failed_throws: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    records: list[Path] = field(default_factory=list)
+
+    def add_match(self, state: MatchState) -> None:
+        """Count the finished deals of one match."""
+        self.matches_played += 1
+        if state.winner is not None:
+            self.match_wins[state.winner] += 1
+        for summary in state.history:
+            res = summary.result
+            change = res.change
+            d_team = team_of(summary.dealer)
+            self.deals += 1
+            self.attacker_points.append(res.attacker_points)
+            self.failed_throws += res.failed_throws
+            if change.attackers_take_over:
+                self.takeovers += 1
+                self.levels_gained[1 - d_team] += change.attacker_levels
+                self.level_changes[f"A+{change.attacker_levels}"] += 1
+            else:
+                self.dealer_kept += 1
+                self.levels_gained[d_team] += change.defender_levels
+                self.level_changes[f"D+{change.defender_levels}"] += 1
+            if res.kitty_captured:
+                self.kitty_captures += 1
+                self.kitty_multiplier_sum += res.kitty_multiplier
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready summary (the same figures as ``format_summary``)."""
+        pts = self.attacker_points
+        n = len(pts)
+        finished = sum(self.match_wins)
+        return {
+            "preset": self.preset,
+            "bots": self.bots,
+            "teams": [
+                {"seats": [s for s in range(len(self.bots)) if team_of(s) == t],
+                 "bots": [b for s, b in enumerate(self.bots) if team_of(s) == t]}
+                for t in (0, 1)
+            ],
+            "seed": self.seed,
+            "deals": self.deals,
+            "matches": {
+                "played": self.matches_played,
+                "finished": finished,
+                "unfinished": self.matches_played - finished,
+                "wins": list(self.match_wins),
+            },
+            "deal_winners": {"dealer_side": self.dealer_kept, "attackers": self.takeovers},
+            "levels_gained": list(self.levels_gained),
+            "level_changes": dict(sorted(self.level_changes.items(), key=_change_order)),
+            "attacker_points": _distribution(pts),
+            "kitty_captures": {
+                "count": self.kitty_captures,
+                "mean_multiplier": round(self.kitty_multiplier_sum / self.kitty_captures, 2)
+                if self.kitty_captures
+                else None,
+            },
+            "failed_throws": self.failed_throws,
+            "decisions": self.decisions,
+            "seconds": round(self.seconds, 3),
+            "deals_per_second": round(n / self.seconds, 2) if self.seconds else None,
+            "decisions_per_second": round(self.decisions / self.seconds, 1)
+            if self.seconds
+            else None,
+            "records": [str(p) for p in self.records],
+        }
+
+
+def _change_order(item: tuple[str, int]) -> tuple[int, int]:
+    """D+3, D+2, D+1, D+0, A+0, A+1, ...: from the dealer side's best to the attackers'."""
+    side, levels = item[0][0], int(item[0][2:])
+    return (0, -levels) if side == "D" else (1, levels)
+
+
+def _quantile(sorted_pts: list[int], q: float) -> float:
+    """Linear-interpolation quantile of sorted data (``q`` in 0..1)."""
+    x = q * (len(sorted_pts) - 1)
+    lo = math.floor(x)
+    hi = min(lo + 1, len(sorted_pts) - 1)
+    return sorted_pts[lo] + (sorted_pts[hi] - sorted_pts[lo]) * (x - lo)
+
+
+def _distribution(pts: list[int]) -> dict[str, Any]:
+    if not pts:
+        return {"count": 0}
+    s = sorted(pts)
+    hist = Counter(p // BUCKET * BUCKET for p in s)
+    return {
+        "count": len(s),
+        "mean": round(statistics.fmean(s), 2),
+        "stdev": round(statistics.stdev(s), 2) if len(s) > 1 else 0.0,
+        "min": s[0],
+        "p25": _quantile(s, 0.25),
+        "median": _quantile(s, 0.5),
+        "p75": _quantile(s, 0.75),
+        "max": s[-1],
+        "histogram": {
+            f"{lo}-{lo + BUCKET - 1}": hist.get(lo, 0)
+            for lo in range(min(hist), max(hist) + BUCKET, BUCKET)
+        },
+    }
+
+
+def run_arena(
+    ruleset: Ruleset,
+    bots: Sequence[str],
+    seed: int | str = 0,
+    deals: int | None = None,
+    matches: int | None = None,
+    record_dir: Path | None = None,
+) -> ArenaStats:
+    """Play as the arena command does and return the figures (see the module docstring)."""
+    if len(bots) != ruleset.players:
+        raise ValueError(f"{ruleset.players} bots needed (one per seat), got {len(bots)}")
+    if matches is None and deals is None:
+        deals = DEFAULT_DEALS
+    stats = ArenaStats(ruleset.name, list(bots), seed)
+    counter = [0]
+    if record_dir is not None:
+        record_dir.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    n = 0
+    while True:
+        if matches is not None:
+            if n >= matches:
+                break
+            cap = deals
+        else:
+            assert deals is not None
+            if stats.deals >= deals:
+                break
+            cap = deals - stats.deals
+        n += 1
+        players = [
+            _Counted(make_bot(name, f"{seed}.{n}.{k}"), counter) for k, name in enumerate(bots)
+        ]
+        state, record = play_match(ruleset, players, f"{seed}.{n}", deals=cap)
+        stats.add_match(state)
+        if record_dir is not None:
+            path = record_dir / f"match-{n}.json"
+            path.write_text(record.to_json() + "\n", encoding="utf-8")
+            stats.records.append(path)
+    stats.seconds = time.perf_counter() - start
+    stats.decisions = counter[0]
+    return stats
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}" if float(x).is_integer() else f"{x:.1f}"
+
+
+def format_summary(d: dict[str, Any]) -> str:
+    """The human-readable summary of ``ArenaStats.to_dict()``."""
+    lines: list[str] = []
+    bots = d["bots"]
+    lines.append(
+        f"arena: preset {d['preset']}, seed {d['seed']}, bots "
+        + ", ".join(f"S{k}={b}" for k, b in enumerate(bots))
+    )
+    teams = d["teams"]
+    lines.append(
+        "teams: "
+        + ", ".join(
+            f"team {t} = " + "+".join(f"S{s}" for s in team["seats"])
+            + f" ({'+'.join(team['bots'])})"
+            for t, team in enumerate(teams)
+        )
+    )
+    m = d["matches"]
+    deals = d["deals"]
+    lines.append(
+        f"deals {deals}; matches {m['played']}: {m['finished']} finished "
+        f"(wins team 0: {m['wins'][0]}, team 1: {m['wins'][1]}), {m['unfinished']} unfinished"
+    )
+    if deals:
+        dw = d["deal_winners"]
+        lines.append(
+            f"deals won: dealer side {dw['dealer_side']} ({100 * dw['dealer_side'] / deals:.0f}%)"
+            f", attackers took over {dw['attackers']} ({100 * dw['attackers'] / deals:.0f}%)"
+        )
+        lg = d["levels_gained"]
+        changes = " ".join(f"{k}:{v}" for k, v in d["level_changes"].items())
+        lines.append(f"levels gained: team 0 +{lg[0]}, team 1 +{lg[1]}; per deal {changes}")
+        ap = d["attacker_points"]
+        lines.append(
+            f"attacker points: mean {ap['mean']:.1f} sd {ap['stdev']:.1f}; min {ap['min']} "
+            f"p25 {_fmt(ap['p25'])} median {_fmt(ap['median'])} p75 {_fmt(ap['p75'])} "
+            f"max {ap['max']}"
+        )
+        hist = ap["histogram"]
+        top = max(hist.values())
+        width = max(len(k) for k in hist)
+        for label, count in hist.items():
+            bar = "#" * math.ceil(30 * count / top) if count else ""
+            lines.append(f"  {label:>{width}} {bar:<30} {count}")
+        kc = d["kitty_captures"]
+        mean = f", mean multiplier x{kc['mean_multiplier']:g}" if kc["count"] else ""
+        lines.append(
+            f"kitty captured {kc['count']} times ({100 * kc['count'] / deals:.0f}%){mean}; "
+            f"failed throws {d['failed_throws']}"
+        )
+    speed = (
+        f"; {d['deals_per_second']:g} deals/s, {d['decisions_per_second']:g} decisions/s"
+        if d["seconds"]
+        else ""
+    )
+    lines.append(f"time {d['seconds']:.2f} s, {d['decisions']} decisions{speed}")
+    if d["records"]:
+        lines.append(f"records: {len(d['records'])} files in {Path(d['records'][0]).parent}")
+    return "\n".join(lines) + "\n"
+
+
+def _error(err: TextIO, message: str) -> int:
+    err.write(f"shengji arena: error: {message}\n")
+    return 2
+
+
+def _seed(text: str) -> int | str:
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    """Run ``shengji arena`` for parsed arguments; 0 on success, 2 on bad arguments."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        options = json.loads(args.options) if args.options else None
+    except json.JSONDecodeError as e:
+        return _error(err, f"--options is not valid JSON: {e}")
+    if options is not None and not isinstance(options, dict):
+        return _error(err, "--options must be a JSON object, e.g. '{\"throw_policy\": \"never\"}'")
+    try:
+        ruleset = preset(args.preset, options)
+    except RulesetError as e:
+        return _error(err, e.message)
+    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if len(bots) != ruleset.players:
+        return _error(
+            err, f"preset {args.preset} seats {ruleset.players} players: --bots needs "
+            f"{ruleset.players} names separated by commas, got {len(bots)}"
+        )
+    for name in bots:
+        try:
+            bot_factory(name)
+        except ValueError as e:
+            return _error(err, str(e))
+    for flag, value in (("--deals", args.deals), ("--matches", args.matches)):
+        if value is not None and value < 1:
+            return _error(err, f"{flag} must be at least 1")
+    record_dir = Path(args.record) if args.record else None
+    if record_dir is not None and record_dir.exists() and not record_dir.is_dir():
+        return _error(err, f"--record {record_dir} exists and is not a directory")
+    stats = run_arena(ruleset, bots, _seed(args.seed), args.deals, args.matches, record_dir)
+    data = stats.to_dict()
+    if args.json:
+        out.write(json.dumps(data, ensure_ascii=False) + "\n")
+    else:
+        out.write(format_summary(data))
+    return 0
+

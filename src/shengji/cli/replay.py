@@ -1,0 +1,291 @@
+"""``shengji replay FILE``: print a recorded game deal by deal and trick by trick.
+
+A record is full information (ruleset + seed + actions), so the replay shows every
+declaration, the buried kitty and each trick in card notation, e.g.
+``Trick 3: S0 SA SA | S1 S3 S4 | S2 SK SK | S3 H2 H2 -> S3 wins 20 pts``. The record's
+stored result is checked against the replay: a disagreement is a warning and exit code 1.
+
+    shengji replay match-1.json --lang zh --deal 2
+
+>>> import io
+>>> from shengji.core.record import GameRecord
+>>> from shengji.core.ruleset import PRESETS
+>>> rec = GameRecord(PRESETS["classic"].to_dict(), seed=5, first_dealer=0, actions=["deal"])
+>>> out = io.StringIO()
+>>> final = print_replay(rec, out)
+>>> final.deal.n_dealt, out.getvalue().splitlines()[0].startswith("Record: preset classic")
+(1, True)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from shengji.cli.i18n import tr
+from shengji.core.cards import NO_TRUMP, RANKS, card_str, cards_str
+from shengji.core.errors import ShengjiError
+from shengji.core.events import (
+    DealEnded,
+    DealStarted,
+    Declared,
+    Event,
+    KittyBuried,
+    KittyRevealed,
+    KittyTaken,
+    Played,
+    ThrowFailed,
+    TrickWon,
+    TrumpFixed,
+)
+from shengji.core.match import MatchState, team_of
+from shengji.core.record import GameRecord, record_result, replay_steps
+
+
+class ReplayError(Exception):
+    """An action of the record could not be applied (the message is ready to print)."""
+
+
+@dataclass
+class _Deal:
+    """What the printer has gathered about the current deal."""
+
+    no: int
+    level: int
+    declarations: list[str] = field(default_factory=list)
+    last_declarer: int | None = None
+    last_trump: int | None = None
+    picked: tuple[int, ...] = ()
+    trick: list[str] = field(default_factory=list)
+    defenders: tuple[int, ...] = ()
+
+
+class _Printer:
+    """Turns events into lines; prints only the lines of ``only`` (0-based) if given."""
+
+    def __init__(self, out: TextIO, lang: str, start: MatchState, only: int | None) -> None:
+        self.out = out
+        self.lang = lang
+        self.players = start.ruleset.players
+        self.only = only
+        self.deal = _Deal(start.deal.deal_no, start.deal.level)
+
+    def t(self, key: str, **fields: Any) -> str:
+        return tr(self.lang, key, **fields)
+
+    def seat(self, seat: int) -> str:
+        return self.t("seat", seat=seat)
+
+    def team(self, team: int) -> str:
+        seats = "+".join(self.seat(s) for s in range(self.players) if team_of(s) == team)
+        return self.t("team", team=team, seats=seats)
+
+    def emit(self, line: str) -> None:
+        if self.only is None or self.only == self.deal.no:
+            self.out.write(line + "\n")
+
+    def trump(self, trump: int) -> str:
+        if trump == NO_TRUMP:
+            return self.t("trump.none")
+        return self.t("trump.suit", suit=self.t(f"suit.{trump}"))
+
+    def event(self, e: Event, state: MatchState) -> None:
+        d = self.deal
+        if isinstance(e, DealStarted):
+            self.deal = _Deal(e.deal_no, e.level)
+        elif isinstance(e, Declared):
+            self._declared(e, state)
+        elif isinstance(e, TrumpFixed):
+            self._trump_fixed(e, state)
+        elif isinstance(e, KittyTaken):
+            d.picked = e.cards
+        elif isinstance(e, KittyBuried) and e.cards:
+            self.emit(
+                self.t("kitty", seat=self.seat(e.seat), picked=cards_str(d.picked),
+                       buried=cards_str(e.cards))
+            )
+        elif isinstance(e, ThrowFailed):
+            penalty = self.t("penalty", penalty=e.penalty) if e.penalty else ""
+            self.emit(
+                self.t("throw-failed", seat=self.seat(e.seat), attempted=cards_str(e.attempted),
+                       forced=cards_str(e.forced), penalty=penalty)
+            )
+        elif isinstance(e, Played):
+            d.trick.append(f"{self.seat(e.seat)} {cards_str(e.cards)}")
+        elif isinstance(e, TrickWon):
+            line = self.t("trick", no=e.trick_no, plays=" | ".join(d.trick),
+                          winner=self.seat(e.winner), points=e.points)
+            if e.points and e.winner not in d.defenders:
+                line += self.t("running", total=e.attacker_points)
+            self.emit(line)
+            d.trick = []
+        elif isinstance(e, KittyRevealed):
+            self._kitty_revealed(e)
+        elif isinstance(e, DealEnded):
+            self._deal_ended(e, state)
+
+    def _declared(self, e: Declared, state: MatchState) -> None:
+        d = self.deal
+        cards = cards_str(e.cards)
+        seat = self.seat(e.seat)
+        if e.rebury:
+            stake = state.deal.stake
+            self.emit(
+                self.t("rebury", seat=seat, cards=cards, trump=self.trump(e.trump),
+                       stake=self.t("stake", stake=stake) if stake > 1 else "")
+            )
+            return
+        if e.overturn:
+            key = "overturn"
+        elif d.last_declarer == e.seat:
+            key = "reinforce" if d.last_trump == e.trump else "self-overturn"
+        else:
+            key = "declare"
+        d.declarations.append(self.t(key, seat=seat, cards=cards))
+        d.last_declarer, d.last_trump = e.seat, e.trump
+
+    def _trump_fixed(self, e: TrumpFixed, state: MatchState) -> None:
+        d = self.deal
+        d.defenders = state.deal.defenders
+        partners = "+".join(self.seat(s) for s in d.defenders if s != e.dealer) or "-"
+        stake = state.deal.stake
+        self.emit(
+            self.t("deal", no=d.no + 1, dealer=self.seat(e.dealer), partners=partners,
+                   level=RANKS[d.level], trump=self.trump(e.trump),
+                   stake=self.t("stake", stake=stake) if stake > 1 else "")
+        )
+        if d.declarations:
+            items = self.t("sep").join(d.declarations)
+            self.emit(self.t("declarations", items=items))
+        elif e.turned is not None:
+            self.emit(self.t("turned", card=card_str(e.turned)))
+        else:
+            self.emit(self.t("no-declaration"))
+
+    def _kitty_revealed(self, e: KittyRevealed) -> None:
+        cards = cards_str(e.cards)
+        if e.multiplier:
+            self.emit(self.t("kitty-captured", cards=cards, points=e.points, mult=e.multiplier,
+                             gain=e.attacker_gain))
+        else:
+            self.emit(self.t("kitty-kept", cards=cards, points=e.points))
+            if e.attacker_gain:
+                self.emit(self.t("kitty-transfer", gain=e.attacker_gain))
+
+    def _deal_ended(self, e: DealEnded, state: MatchState) -> None:
+        if e.attackers_take_over:
+            outcome = (
+                self.t("takeover-up", n=e.attacker_levels)
+                if e.attacker_levels
+                else self.t("takeover")
+            )
+        else:
+            outcome = self.t("dealer-up", n=e.defender_levels)
+        self.emit(self.t("result", points=e.attacker_points, outcome=outcome))
+        levels = self.t("comma").join(
+            self.t("level-of", team=t, rank=RANKS[state.level_rank(t)]) for t in (0, 1)
+        )
+        self.emit(self.t("levels", levels=levels))
+
+
+def print_replay(
+    record: GameRecord, out: TextIO, lang: str = "en", deal: int | None = None
+) -> MatchState:
+    """Print the record (only deal ``deal``, 1-based, if given); returns the final state.
+
+    Raises ``ReplayError`` if an action cannot be applied.
+    """
+    start = record.start()
+    printer = _Printer(out, lang, start, None if deal is None else deal - 1)
+    names = tr(lang, "comma").join(
+        f"{printer.seat(s)}={name}" for s, name in enumerate(record.players)
+    ) or "-"
+    out.write(
+        tr(lang, "record", preset=start.ruleset.name, seed=record.seed,
+           deals=record.result.get("deals", "?"), players=names) + "\n"
+    )
+    final = start
+    steps = replay_steps(record)
+    n = 0
+    while True:
+        try:
+            _action, final, events = next(steps)
+        except StopIteration:
+            break
+        except ShengjiError as e:
+            raise ReplayError(
+                tr(lang, "illegal", n=n + 1, action=record.actions[n], why=e.message)
+            ) from e
+        n += 1
+        for event in events:
+            printer.event(event, final)
+    deals = len(final.history)
+    if final.winner is not None:
+        out.write(tr(lang, "match-over", deals=deals, team=printer.team(final.winner)) + "\n")
+    else:
+        out.write(tr(lang, "match-unfinished", deals=deals) + "\n")
+    return final
+
+
+def result_differences(record: GameRecord, final: MatchState) -> list[str]:
+    """Fields of the record's stored result that the replay does not reproduce."""
+    if not record.result:
+        return []
+    replayed = record_result(final)
+    return [
+        f"{key}: recorded {record.result.get(key)!r}, replayed {value!r}"
+        for key, value in replayed.items()
+        if record.result.get(key) != value
+    ]
+
+
+def _dealt_count(final: MatchState) -> int:
+    """Deals started in the record: the finished ones plus an unfinished current one."""
+    unfinished = 0 if final.is_over or final.deal.n_dealt == 0 else 1
+    return len(final.history) + unfinished
+
+
+def _read(path: str) -> GameRecord:
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    return GameRecord.from_json(text)
+
+
+def replay_command(
+    args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
+    """Run ``shengji replay``: 0 if the replay agrees with the record, 1 if not, 2 on bad args."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    lang: str = args.lang
+    try:
+        record = _read(args.file)
+        record.start()
+    except (OSError, ValueError, KeyError, TypeError, json.JSONDecodeError) as e:
+        why = e.message if isinstance(e, ShengjiError) else str(e)
+        err.write(tr(lang, "bad-file", file=args.file, why=why) + "\n")
+        return 1
+    if args.deal is not None and args.deal < 1:
+        err.write(tr(lang, "bad-deal") + "\n")
+        return 2
+    try:
+        final = print_replay(record, out, lang, args.deal)
+    except ReplayError as e:
+        err.write(f"{e}\n")
+        return 1
+    except BrokenPipeError:  # e.g. `shengji replay f.json | head`
+        if out is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    if args.deal is not None and args.deal > _dealt_count(final):
+        err.write(tr(lang, "no-such-deal", deals=_dealt_count(final)) + "\n")
+        return 2
+    diff = result_differences(record, final)
+    if diff:
+        err.write(tr(lang, "mismatch", diff="; ".join(diff)) + "\n")
+        return 1
+    return 0
