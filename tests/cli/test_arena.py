@@ -1,0 +1,118 @@
+"""``shengji arena``: bots play deals or matches; figures, JSON, records and bad arguments."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from shengji.bots.registry import bot_names, make_bot
+from shengji.cli.main import main
+from shengji.core.record import GameRecord, replay
+
+FOUR = "random,random,random,random"
+
+
+def arena_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    assert main(["arena", "--json", *args]) == 0
+    data: dict[str, object] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_summary_names_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "--preset", "one-deck", "--bots", FOUR, "--deals", "4"]) == 0
+    out = capsys.readouterr().out
+    for text in ("preset one-deck", "deals 4;", "deals won: dealer side", "levels gained",
+                 "attacker points: mean", "kitty captured", "failed throws", "deals/s",
+                 "decisions/s"):
+        assert text in out
+    assert len(out.splitlines()) < 30
+
+
+def test_json_figures_add_up(capsys: pytest.CaptureFixture[str]) -> None:
+    d = arena_json(capsys, "--preset", "one-deck", "--deals", "6", "--seed", "3")
+    assert d["deals"] == 6
+    won = d["deal_winners"]
+    assert isinstance(won, dict) and won["dealer_side"] + won["attackers"] == 6
+    changes = d["level_changes"]
+    assert isinstance(changes, dict) and sum(changes.values()) == 6
+    pts = d["attacker_points"]
+    assert isinstance(pts, dict) and pts["count"] == 6
+    assert sum(pts["histogram"].values()) == 6
+    assert pts["min"] <= pts["p25"] <= pts["median"] <= pts["p75"] <= pts["max"]
+    assert isinstance(d["decisions"], int) and d["decisions"] > 6 * 50
+
+
+def test_same_seed_same_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    timing = ("seconds", "deals_per_second", "decisions_per_second")
+    runs = [arena_json(capsys, "--preset", "one-deck", "--deals", "3", "--seed", "9")
+            for _ in range(2)]
+    a, b = ({k: v for k, v in r.items() if k not in timing} for r in runs)
+    assert a == b
+
+
+def test_matches_are_capped_by_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    d = arena_json(capsys, "--preset", "one-deck", "--matches", "2", "--deals", "2")
+    m = d["matches"]
+    assert isinstance(m, dict) and m["played"] == 2
+    assert d["deals"] == 4 and m["unfinished"] == 2
+
+
+def test_records_replay_to_the_same_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    d = arena_json(capsys, "--preset", "one-deck", "--deals", "3", "--record", str(tmp_path))
+    files = sorted(tmp_path.glob("match-*.json"))
+    assert [str(f) for f in files] == d["records"] and files[0].name == "match-1.json"
+    total = 0
+    for f in files:
+        record = GameRecord.from_json(f.read_text(encoding="utf-8"))
+        state = replay(record)
+        assert record.result["deals"] == len(state.history)
+        total += len(state.history)
+    assert total == 3
+
+
+def test_options_change_the_ruleset(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    args = ["--preset", "one-deck", "--deals", "2", "--record", str(tmp_path)]
+    arena_json(capsys, *args, "--options", '{"throw_policy": "never"}')
+    record = GameRecord.from_json((tmp_path / "match-1.json").read_text(encoding="utf-8"))
+    assert record.ruleset["throw_policy"] == "never"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--preset", "no-such"], "unknown preset 'no-such'"),
+        (["--bots", "random,nobody,random,random"], "unknown bot 'nobody'"),
+        (["--bots", "random,random,random"], "--bots needs 4 names"),
+        (["--options", "{bad json"], "--options is not valid JSON"),
+        (["--options", "[1]"], "--options must be a JSON object"),
+        (["--options", '{"no_such_option": 1}'], "unknown ruleset option"),
+        (["--deals", "0"], "--deals must be at least 1"),
+        (["--matches", "-1"], "--matches must be at least 1"),
+    ],
+)
+def test_bad_arguments_are_refused_clearly(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["arena", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert message in captured.err and "Traceback" not in captured.err
+    assert captured.err.startswith("shengji arena: error:")
+
+
+def test_non_numbers_are_refused_by_argparse(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["arena", "--deals", "many"])
+    assert exc.value.code == 2
+    assert "invalid int value" in capsys.readouterr().err
+
+
+def test_registry() -> None:
+    assert "random" in bot_names()
+    assert make_bot("Random", seed=1).name == "random"
+    with pytest.raises(ValueError, match="unknown bot 'x'; known: random"):
+        make_bot("x", seed=1)
