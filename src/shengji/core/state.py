@@ -32,6 +32,7 @@ from shengji.core.bidding import (
     legal_declarations,
     legal_reburies,
     make_declaration,
+    tier,
 )
 from shengji.core.cards import BJ, LJ, NO_TRUMP, SPADES, deck, points_of
 from shengji.core.errors import IllegalAction, Reason
@@ -127,6 +128,7 @@ class DealState:
         "dealer",
         "deck",
         "declaration",
+        "declared",
         "declarer_first",
         "defender_points",
         "defenders",
@@ -166,6 +168,8 @@ class DealState:
     hands: tuple[list[int], ...]
     hand_sizes: tuple[int, ...]
     declaration: Declaration | None
+    declared: tuple[Declaration, ...]
+    """Every declaration made during the deal, in order (hidden ones included)."""
     declarer_first: int | None
     passes: int
     turn: int
@@ -214,6 +218,7 @@ class DealState:
         s.hands = tuple([0] * 54 for _ in range(ruleset.players))
         s.hand_sizes = (0,) * ruleset.players
         s.declaration = None
+        s.declared = ()
         s.declarer_first = None
         s.passes = 0
         s.turn = s.start
@@ -246,6 +251,7 @@ class DealState:
         s.deal_no = self.deal_no
         s.dealer = self.dealer
         s.declaration = self.declaration
+        s.declared = self.declared
         s.declarer_first = self.declarer_first
         s.defender_points = self.defender_points
         s.defenders = self.defenders
@@ -405,13 +411,22 @@ class DealState:
             )
         if ph is Phase.REBURY:
             return self._rebury(d)
-        if not beats(d, self.declaration, self.ruleset):
+        hidden = self.ruleset.declaration == "hidden"
+        # Hidden (暗叫) declarations are only checked against the seat's own earlier one,
+        # so a refusal never tells what others declared; the strongest stands at the end.
+        against = self.own_declaration(seat) if hidden else self.declaration
+        if not beats(d, against, self.ruleset):
             raise IllegalAction(
-                Reason.BAD_DECLARATION, "that declaration does not beat the current one"
+                Reason.BAD_DECLARATION,
+                "that declaration does not beat "
+                + ("your earlier one" if hidden else "the current one"),
             )
         s = self._copy()
-        overturn = self.declaration is not None and self.declaration.seat != seat
-        s.declaration = d
+        s.declared = (*self.declared, d)
+        standing = self.declaration
+        if standing is None or tier(d, self.ruleset) > tier(standing, self.ruleset):
+            s.declaration = d
+        overturn = standing is not None and s.declaration is d and standing.seat != seat
         if self.declarer_first is None:
             s.declarer_first = seat
         if overturn:
@@ -419,8 +434,15 @@ class DealState:
         if ph is Phase.DECLARING:
             s.passes = 0
             s.turn = _next(seat, self.players)
-        audience = seat if self.ruleset.declaration == "hidden" else None
+        audience = seat if hidden else None
         return s, [Declared(audience, seat, d.cards, d.trump, overturn, False)]
+
+    def own_declaration(self, seat: int) -> Declaration | None:
+        """The last declaration ``seat`` made in this deal."""
+        for d in reversed(self.declared):
+            if d.seat == seat:
+                return d
+        return None
 
     def _pass(self, action: Pass) -> tuple[DealState, list[Event]]:
         ph = self.phase
@@ -686,9 +708,9 @@ class DealState:
         if ph is Phase.DEALING and not self._may_declare(seat):
             return []
         if ph is Phase.DEALING or (ph is Phase.DECLARING and seat == self.turn):
-            return legal_declarations(
-                seat, self.hands[seat], self.level, self.declaration, self.ruleset
-            )
+            hidden = self.ruleset.declaration == "hidden"
+            against = self.own_declaration(seat) if hidden else self.declaration
+            return legal_declarations(seat, self.hands[seat], self.level, against, self.ruleset)
         if ph is Phase.REBURY and seat == self.turn:
             return legal_reburies(
                 seat, self.hands[seat], self.level, self.rebury_decl, self.ruleset
