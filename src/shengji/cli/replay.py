@@ -58,8 +58,8 @@ class _Deal:
     no: int
     level: int
     declarations: list[str] = field(default_factory=list)
-    last_declarer: int | None = None
-    last_trump: int | None = None
+    own: dict[int, int] = field(default_factory=dict)
+    """Each seat's last declared trump (to tell 自保 and 自反 from a first declaration)."""
     picked: tuple[int, ...] = ()
     trick: list[str] = field(default_factory=list)
     defenders: tuple[int, ...] = ()
@@ -72,6 +72,7 @@ class _Printer:
         self.out = out
         self.lang = lang
         self.players = start.ruleset.players
+        self.two_color = start.ruleset.two_color
         self.only = only
         self.deal = _Deal(start.deal.deal_no, start.deal.level)
 
@@ -92,7 +93,10 @@ class _Printer:
     def trump(self, trump: int) -> str:
         if trump == NO_TRUMP:
             return self.t("trump.none")
-        return self.t("trump.suit", suit=self.t(f"suit.{trump}"))
+        suit = self.t(f"suit.{trump}")
+        if self.two_color:  # 两色: ♠ stands for the black suits, ♥ for the red ones
+            suit += "/" + self.t(f"suit.{3 - trump}")
+        return self.t("trump.suit", suit=suit)
 
     def event(self, e: Event, state: MatchState) -> None:
         d = self.deal
@@ -140,14 +144,15 @@ class _Printer:
                        stake=self.t("stake", stake=stake) if stake > 1 else "")
             )
             return
+        own = d.own.get(e.seat)
         if e.overturn:
             key = "overturn"
-        elif d.last_declarer == e.seat:
-            key = "reinforce" if d.last_trump == e.trump else "self-overturn"
+        elif own is not None:
+            key = "reinforce" if own == e.trump else "self-overturn"
         else:
             key = "declare"
         d.declarations.append(self.t(key, seat=seat, cards=cards))
-        d.last_declarer, d.last_trump = e.seat, e.trump
+        d.own[e.seat] = e.trump
 
     def _trump_fixed(self, e: TrumpFixed, state: MatchState) -> None:
         d = self.deal
@@ -169,7 +174,10 @@ class _Printer:
 
     def _kitty_revealed(self, e: KittyRevealed) -> None:
         cards = cards_str(e.cards)
-        if e.multiplier:
+        if not e.cards:  # no kitty (4 decks): the last trick moves points instead
+            key = "last-trick-attackers" if e.multiplier else "kitty-transfer"
+            self.emit(self.t(key, mult=e.multiplier, gain=e.attacker_gain))
+        elif e.multiplier:
             self.emit(self.t("kitty-captured", cards=cards, points=e.points, mult=e.multiplier,
                              gain=e.attacker_gain))
         else:
