@@ -114,7 +114,15 @@ def test_an_illegal_action_is_an_error(
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("content", [None, "not json", '{"format": "other"}'])
+NO_RULESET = '{"format": "shengji-record/1", "seed": 1}'
+BAD_ACTION = (
+    '{"format": "shengji-record/1", "ruleset": {"name": "classic"}, "seed": 1, "actions": [3]}'
+)
+
+
+@pytest.mark.parametrize(
+    "content", [None, "not json", '{"format": "other"}', NO_RULESET, BAD_ACTION]
+)
 def test_unreadable_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None
 ) -> None:

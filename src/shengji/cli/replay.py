@@ -260,7 +260,10 @@ def _dealt_count(final: MatchState) -> int:
 
 def _read(path: str) -> GameRecord:
     text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    return GameRecord.from_json(text)
+    record = GameRecord.from_json(text)
+    if not all(isinstance(a, str) for a in record.actions):
+        raise ValueError("every action must be a string such as 'play 0 SA'")
+    return record
 
 
 def replay_command(
