@@ -26,3 +26,4 @@ test: setup-dev
 
 bench: setup
 	$(BIN)/python bench/rules.py
+	$(BIN)/python bench/deals.py

@@ -41,9 +41,20 @@ def team_of(seat: int) -> int:
     return seat % 2
 
 
-def advance(ruleset: Ruleset, index: int, steps: int) -> int:
-    """New index into the level sequence after going up ``steps``, stopping at must-play ranks."""
+def advance(ruleset: Ruleset, index: int, steps: int, as_dealer: bool = True) -> int:
+    """New index into the level sequence after going up ``steps``.
+
+    A must-play rank (必打) stops the climb, and a side leaves it only by winning a deal
+    there as the dealer side: attackers taking over while on it stay on it.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> t = PRESETS["tournament"]                 # 2, 5, 10, J, Q, K, A; must play 2 and A
+    >>> advance(t, 0, 3, as_dealer=False), advance(t, 0, 3), advance(t, 1, 9)
+    (0, 3, 6)
+    """
     seq = ruleset.level_sequence
+    if not as_dealer and seq[index] in ruleset.must_play:
+        return index
     target = min(index + steps, len(seq) - 1)
     for i in range(index + 1, target):
         if seq[i] in ruleset.must_play:
@@ -117,7 +128,7 @@ class MatchState:
         last = len(rs.level_sequence) - 1
         winner: int | None = None
         if change.attackers_take_over:
-            levels[a_team] = advance(rs, levels[a_team], change.attacker_levels)
+            levels[a_team] = advance(rs, levels[a_team], change.attacker_levels, as_dealer=False)
             next_dealer = (dealer + 1) % rs.players
         else:
             if levels[d_team] == last:
