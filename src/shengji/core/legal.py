@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 
 from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
 from shengji.core.follow import Lead, _multiset_combos, legal_follows, structure_key
@@ -29,6 +30,12 @@ from shengji.core.units import (
     pos_counts,
     pos_counts_from_hand,
 )
+
+
+@lru_cache(maxsize=512)
+def suit_kinds(ctx: TrumpContext) -> tuple[tuple[int, ...], ...]:
+    """Effective suit → the card kinds in it (all 54 kinds, two-colour aware)."""
+    return tuple(tuple(k for k in range(54) if ctx.esuit[k] == s) for s in range(5))
 
 
 def _cards(hand: list[int]) -> list[int]:
@@ -257,10 +264,9 @@ def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int,
     lead = state.lead
     n, s = lead.size, lead.suit
     hand = state.hands[seat]
-    cards = _cards(hand)
-    suited = [c for c in cards if ctx.esuit[c] == s]
+    suited = [k for k in suit_kinds(ctx)[s] if hand[k] for _ in range(hand[k])]
     if len(suited) <= n:
-        others = [c for c in cards if ctx.esuit[c] != s]
+        others = [c for c in _cards(hand) if ctx.esuit[c] != s]
         return tuple(sorted(suited + rng.sample(others, n - len(suited))))
     if not lead.has_structure:
         return tuple(sorted(rng.sample(suited, n)))
