@@ -32,10 +32,13 @@ def idx(rs: Ruleset, rank: str) -> int:
     return rs.level_sequence.index(parse_rank(rank))
 
 
-def expected_advance(rs: Ruleset, index: int, steps: int) -> int:
+def expected_advance(rs: Ruleset, index: int, steps: int, as_dealer: bool = True) -> int:
     """RULES.md §7, written independently: go up ``steps`` ranks along the sequence, but stop
-    on the first must-play rank passed on the way; never beyond the last rank."""
+    on the first must-play rank passed on the way; never beyond the last rank. A must-play
+    rank is left only by winning there as the dealer side (attackers taking over stay)."""
     seq = rs.level_sequence
+    if not as_dealer and seq[index] in rs.must_play:
+        return index
     i = index
     for _ in range(steps):
         if i == len(seq) - 1:
@@ -94,7 +97,10 @@ def test_advance_agrees_with_the_rules_everywhere():
     ):
         for i in range(len(rs.level_sequence)):
             for steps in range(5):
-                assert advance(rs, i, steps) == expected_advance(rs, i, steps), (i, steps)
+                for dealer in (True, False):
+                    assert advance(rs, i, steps, as_dealer=dealer) == expected_advance(
+                        rs, i, steps, dealer
+                    ), (i, steps, dealer)
 
 
 # ---------------------------------------------------------------------------- one deal scored
@@ -185,15 +191,24 @@ def test_must_play_stops_a_match_level():
      (150, 3), (250, 3)],
 )
 def test_tournament_level_table(points, levels):
-    m, _ = score(TOURNAMENT, (idx(TOURNAMENT, "2"), idx(TOURNAMENT, "2")), dealer=0,
-                 points=points)
+    five = idx(TOURNAMENT, "5")
+    m, _ = score(TOURNAMENT, (idx(TOURNAMENT, "2"), five), dealer=0, points=points)
     res = m.history[-1].result
     if points < 80:
-        assert m.team_levels == (levels, 0) and m.dealer == 2
+        assert m.team_levels == (levels, five) and m.dealer == 2
         assert not res.change.attackers_take_over
     else:
         assert res.change.attackers_take_over
-        assert m.team_levels == (0, levels) and m.dealer == 1
+        assert m.team_levels == (0, five + levels) and m.dealer == 1
+
+
+@pytest.mark.parametrize("points", [120, 150])
+def test_attackers_on_a_must_play_rank_stay_on_it_when_they_take_over(points):
+    m, _ = score(TOURNAMENT, (idx(TOURNAMENT, "5"), 0), dealer=0, points=points)
+    assert m.team_levels == (idx(TOURNAMENT, "5"), 0)
+    assert m.dealer == 1 and m.deal.level == parse_rank("2")
+    m, _ = score(CLASSIC, (0, 12), dealer=0, points=200)
+    assert m.team_levels == (0, 12) and m.winner is None
 
 
 # ---------------------------------------------------------------------------- the end
@@ -283,7 +298,9 @@ def replay_levels(rs: Ruleset, m: MatchState) -> None:
         assert summary.level == rs.level_sequence[levels[d_team]]
         ended = False
         if res.change.attackers_take_over:
-            levels[a_team] = expected_advance(rs, levels[a_team], res.change.attacker_levels)
+            levels[a_team] = expected_advance(
+                rs, levels[a_team], res.change.attacker_levels, as_dealer=False
+            )
             dealer = (summary.dealer + 1) % 4
         else:
             ended = levels[d_team] == last
