@@ -9,6 +9,10 @@ cards of that suit allow. The class of a set of cards is its ``structure_key``:
   and length, then the number of disjoint tuples of each width (widest first), each capped
   at what the lead holds. For two decks: "tractor if you have one, else as many pairs".
 
+The best class is the best that as many cards as the lead can reach (``best_structure_key``),
+not the best of each part on its own: with four decks a quad and a triple compete for the
+same cards.
+
 >>> from shengji.core.order import context
 >>> from shengji.core.cards import parse_cards as p, counts_of
 >>> from shengji.core.ruleset import PRESETS
@@ -36,6 +40,7 @@ from shengji.core.units import (
     can_place,
     decompose,
     max_tractor_cover,
+    placements,
     pos_counts,
     pos_counts_from_hand,
     suit_of_play,
@@ -108,6 +113,84 @@ def structure_key(lead: Lead, pc: PosCounts) -> tuple[int, ...]:
     return tuple(key)
 
 
+def best_structure_key(lead: Lead, pc: PosCounts) -> tuple[int, ...]:
+    """The best shape class that ``lead.size`` cards out of ``pc`` can reach.
+
+    The parts of the generic key compete for the same cards (a quad gives two pairs in
+    four cards, a triple one pair in three), so the best is searched for jointly: first
+    the largest tractor cover, then, over the tractor placements that reach it, the best
+    capped tuple counts within the card budget. Rung tables need no search: every rung
+    fits in the lead's number of cards.
+    """
+    if lead.rungs is not None:
+        return structure_key(lead, pc)
+    n = lead.size
+    head: tuple[int, ...] = ()
+    floors: list[dict[int, int]] = [{}]
+    if lead.tractors:
+        cover = max_tractor_cover(pc, lead.tractors)
+        head = (cover,)
+        if cover:
+            floors = _cover_floors(pc, lead.tractors, cover)
+    return head + max(_best_tuple_counts(lead, pc, n, floor) for floor in floors)
+
+
+def _cover_floors(
+    pc: PosCounts, tractors: Sequence[Component], target: int
+) -> list[dict[int, int]]:
+    """Cards per face that each placement of ``tractors`` covering ``target`` cards uses."""
+    found: set[frozenset[tuple[int, int]]] = set()
+    used: dict[int, int] = {}
+
+    def rec(i: int, got: int) -> None:
+        if got == target:
+            found.add(frozenset(used.items()))
+            return
+        if i == len(tractors):
+            return
+        w, length = tractors[i]
+        for _top, chain in placements(pc, w, length):
+            for e in chain:
+                e[1] -= w
+                used[e[0]] = used.get(e[0], 0) + w
+            rec(i + 1, got + w * length)
+            for e in chain:
+                e[1] += w
+                used[e[0]] -= w
+                if not used[e[0]]:
+                    del used[e[0]]
+        rec(i + 1, got)
+
+    rec(0, 0)
+    return [dict(f) for f in found]
+
+
+def _best_tuple_counts(
+    lead: Lead, pc: PosCounts, n: int, floor: dict[int, int]
+) -> tuple[int, ...]:
+    """Best capped tuple counts (widest first) of at most ``n`` cards from ``pc`` that
+    take at least ``floor[face]`` cards of each face (a small dynamic programme)."""
+    slots = lead.slots
+    states: dict[tuple[int, ...], int] = {tuple(0 for _ in slots): 0}
+    for slot in pc:
+        for face, held in slot:
+            lowest = floor.get(face, 0)
+            nxt: dict[tuple[int, ...], int] = {}
+            for counts, cost in states.items():
+                for x in range(lowest, held + 1):
+                    total = cost + x
+                    if total > n:
+                        break
+                    key = tuple(
+                        min(cap, have + x // w)
+                        for have, (w, cap) in zip(counts, slots, strict=True)
+                    )
+                    if nxt.get(key, n + 1) > total:
+                        nxt[key] = total
+            states = nxt
+    return max(states)
+
+
 def suit_count(hand: Sequence[int], suit: int, ctx: TrumpContext) -> int:
     """How many cards of an effective suit a count vector holds."""
     es = ctx.esuit
@@ -146,7 +229,7 @@ def follow_error_for(
     if not lead.has_structure or have <= n:
         return None
     hand_pc = pos_counts_from_hand(hand, s, ctx)
-    best = structure_key(lead, hand_pc)
+    best = best_structure_key(lead, hand_pc)
     got = structure_key(lead, pos_counts(played, s, ctx))
     if got == best:
         return None
@@ -214,7 +297,7 @@ def legal_follows(
     if not lead.has_structure:
         yield from _multiset_combos(suited, n)
         return
-    best = structure_key(lead, pos_counts_from_hand(hand, s, ctx))
+    best = best_structure_key(lead, pos_counts_from_hand(hand, s, ctx))
     for combo in _multiset_combos(suited, n):
         if structure_key(lead, pos_counts(combo, s, ctx)) == best:
             yield combo
@@ -283,6 +366,7 @@ __all__ = [
     "FollowBuilder",
     "Lead",
     "analyse_lead",
+    "best_structure_key",
     "first_legal_follow",
     "follow_error",
     "follow_error_for",
