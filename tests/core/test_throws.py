@@ -1,0 +1,141 @@
+"""Throws (甩牌): validation, policies and the forced play (RULES.md §4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from shengji.core.cards import counts_of
+from shengji.core.throws import cards_for_unit, unit_beaten
+from shengji.core.units import decompose
+from tests.core.helpers import C, ctx, forced, rules, throw, unit_strs
+
+NEVER = rules("classic", throw_policy="never")
+VOID = rules("classic", throw_policy="others-void")
+STRUCT = rules("classic", throw_forced="structure-first")
+
+
+def test_single_units_are_not_throws() -> None:
+    for policy in (rules(), NEVER, VOID):
+        for lead in ("SA", "S3 S3", "S3 S3 S4 S4"):
+            res = throw(lead, "SK SK SQ SQ SA", ruleset=policy)
+            assert res.valid and sorted(res.play) == sorted(C(lead))
+
+
+def test_validated_throw_stands_or_fails() -> None:
+    assert throw("SA SK", "SQ SJ", "C3").valid
+    res = throw("SA SQ", "SK", "C3")
+    assert not res.valid and res.reason == "the throw failed"
+    assert unit_strs(res.failed) == ["SQ"]
+    assert forced("SA SQ", "SK") == "SQ"
+
+
+def test_failing_units_are_listed() -> None:
+    res = throw("S9 S8 S8 S4 S4", "SJ", "SQ SQ")
+    assert sorted(unit_strs(res.failed)) == ["S4 S4", "S8 S8", "S9"]
+
+
+def test_only_the_same_shape_beats_a_unit() -> None:
+    # a higher pair does not beat a tractor; a single beats a single only
+    assert throw("SJ SJ S9 S9 SA", "SK SK", "SQ SQ S8 S8 S7 S7", "S2").valid
+    assert forced("SJ SJ S9 S9 SA", "SK SK SQ SQ") == "S9 S9 SJ SJ"
+    assert forced("SJ SJ S9 S9 S3", "S4") == "S3"
+
+
+def test_a_higher_pair_may_come_from_a_longer_holding() -> None:
+    three = rules("three-deck")
+    assert forced("S3 S3 S3 S4 S4", "S6 S6 S6", level="2", ruleset=three) == "S3 S3 S3"
+    assert not throw("SA S4 S4", "S6 S6 S6", level="2", ruleset=three).valid
+
+
+def test_equal_cards_do_not_beat_the_throw() -> None:
+    # the other off-suit 10s equal the leader's; first played wins
+    assert throw("BJ S10", "C10 D10").valid
+    assert not throw("BJ S10", "H10").valid
+    assert not throw("LJ H9", "BJ").valid
+
+
+def test_trump_throws_are_checked_in_trump() -> None:
+    assert forced("BJ LJ H3", "H4", "S5") == "H3"
+    assert throw("BJ LJ H3", "S4 C4", "SA").valid
+
+
+def test_never_policy() -> None:
+    res = throw("SA SK", "", ruleset=NEVER)
+    assert not res.valid and res.play == ()
+    assert res.reason == "throws are not allowed in this ruleset"
+    assert unit_strs(res.failed) == ["SA", "SK"]
+
+
+def test_others_void_policy() -> None:
+    assert throw("S9 S8 S8 S4 S4", "H3", "C2", "", ruleset=VOID).valid
+    res = throw("SA SA SK", "S2", "", "", ruleset=VOID)
+    assert not res.valid and res.play == ()
+    assert res.reason == "a throw is allowed only when all others are void"
+    # trump held by others is not the led suit
+    assert throw("SA SA SK", "H3 S10", "BJ", ruleset=VOID).valid
+
+
+def test_mixed_lead_is_refused() -> None:
+    res = throw("SA HA", "")
+    assert not res.valid and res.play == () and res.reason == "a lead must be cards of one suit"
+
+
+# ---------------------------------------------------------------- forced unit
+
+
+@pytest.mark.parametrize(
+    ("others", "smallest", "structure"),
+    [
+        (("SJ",), "S9", "S9"),
+        (("S5 S5",), "S4 S4", "S4 S4"),
+        (("SJ", "S5 S5"), "S4 S4", "S4 S4"),  # pairs before singles either way
+        (("SQ SQ",), "S4 S4", "S4 S4"),
+    ],
+)
+def test_forced_98844(others: tuple[str, ...], smallest: str, structure: str) -> None:
+    assert forced("S9 S8 S8 S4 S4", *others) == smallest
+    assert forced("S9 S8 S8 S4 S4", *others, ruleset=STRUCT) == structure
+
+
+def test_smallest_versus_structure_first() -> None:
+    # the single S2 (S3 elsewhere) and the pair S7S7 (S8S8 elsewhere) both fail
+    lead = "SA S7 S7 S2"
+    others = ("S3", "S8 S8")
+    assert forced(lead, *others) == "S2"  # lowest unit
+    assert forced(lead, *others, ruleset=STRUCT) == "S7 S7"  # the pair first
+    # a failing tractor is played before a failing lower pair under structure-first
+    lead2 = "SQ SQ SJ SJ S3 S3"
+    assert forced(lead2, "SA SA SK SK", "S4 S4") == "S3 S3"
+    assert forced(lead2, "SA SA SK SK", "S4 S4", ruleset=STRUCT) == "SJ SJ SQ SQ"
+
+
+def test_smallest_prefers_the_lowest_bottom_card() -> None:
+    # the tractor 4433 fails (5566 elsewhere) and the single 9 fails (J elsewhere)
+    assert forced("S9 S4 S4 S3 S3", "S5 S5 S6 S6", "SJ") == "S3 S3 S4 S4"
+
+
+def test_structure_first_wider_before_narrower() -> None:
+    three = rules("three-deck")
+    assert three.throw_forced == "structure-first"
+    lead = "SK SK SK S5 S5 S3"
+    others = ("SA SA SA", "S6 S6", "S4")
+    assert forced(lead, *others, level="2", ruleset=three) == "SK SK SK"
+    small = rules("three-deck", throw_forced="smallest")
+    assert forced(lead, *others, level="2", ruleset=small) == "S3"
+
+
+def test_unit_beaten_and_cards_for_unit() -> None:
+    c = ctx()
+    (pair,) = decompose(C("S8 S8"), c)
+    assert unit_beaten(pair, [counts_of(C("S9 S9"))], c)
+    assert not unit_beaten(pair, [counts_of(C("S9 S7 S7")), counts_of(C("H9 H9"))], c)
+    tc = rules("two-color")
+    t = ctx("2", "S", tc)
+    (red_pair,) = decompose(C("HK DK"), t)
+    assert sorted(cards_for_unit(red_pair, C("HA DK HK"), t)) == sorted(C("DK HK"))
+
+
+def test_two_colour_forced_play_uses_the_real_cards() -> None:
+    tc = rules("two-color")
+    assert forced("HA DK HK D3", "HQ DQ", level="2", trump="S", ruleset=tc) == "D3"
+    assert forced("HA DQ HQ", "HK DK", level="2", trump="S", ruleset=tc) == "HQ DQ"
