@@ -15,7 +15,7 @@ from shengji.core.order import TRUMP, TrumpContext, context_for
 from shengji.core.ruleset import PRESETS, Ruleset
 from shengji.core.throws import check_throw
 from shengji.core.tricks import is_valid_ruff, trick_points, trick_winner
-from shengji.core.units import classify, decompose, suit_of_play
+from shengji.core.units import Unit, classify, decompose, suit_of_play
 
 FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -193,8 +193,9 @@ def test_pair_and_tractor_duties_two_decks(seed: int, level: int, trump: int) ->
         assert (follow_error(lead, vec, play, ctx, rs) is None) == want, play
 
 
-def decompose_all(hand: Sequence[int], ctx: TrumpContext) -> list:  # type: ignore[type-arg]
-    out = []
+def decompose_all(hand: Sequence[int], ctx: TrumpContext) -> list[Unit]:
+    """The units of every suit of a hand."""
+    out: list[Unit] = []
     for s in {ctx.esuit[c] for c in hand}:
         out.extend(decompose([c for c in hand if ctx.esuit[c] == s], ctx))
     return out
@@ -213,14 +214,19 @@ def test_lead_wins_when_nobody_follows_or_ruffs(
     rnd = random.Random(seed)
     hands, _ = deal(rs, seed)
     lead = random_lead(hands[0], ctx, rnd)
-    suit = ctx.esuit[lead[0]]
+    suit, n = ctx.esuit[lead[0]], len(lead)
+    structured = any(u.width > 1 for u in decompose(lead, ctx))
     plays = [lead]
     for hand in hands[1:]:
-        # discards only: neither the led suit nor trump
-        pool = [c for c in hand if ctx.esuit[c] not in (suit, TRUMP)]
-        if len(pool) < len(lead):
+        discards = [c for c in hand if ctx.esuit[c] not in (suit, TRUMP)]
+        # trumps of distinct faces hold no pair: no ruff of a lead with a pair in it
+        singles = list({ctx.face[c]: c for c in hand if ctx.esuit[c] == TRUMP}.values())
+        if suit != TRUMP and structured and len(singles) >= n and rnd.random() < 0.5:
+            plays.append(rnd.sample(singles, n))
+        elif len(discards) >= n:
+            plays.append(rnd.sample(discards, n))
+        else:
             return
-        plays.append(rnd.sample(pool, len(lead)))
     assert trick_winner(plays, ctx, rs) == 0
 
 
