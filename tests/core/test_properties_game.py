@@ -278,6 +278,8 @@ class Checker:
 
     def __call__(self, action: Action, m: MatchState, events: list[Event]) -> None:
         self.events.append(list(events))
+        per_deal = len(self.events) / (self.deals_done + 1)
+        assert per_deal < 4 * 54 * self.rs.decks + 200, "a deal does not come to an end"
         before = self.prev
         assert comparable(before) == self.prev_snap, "apply changed the state it was given"
         check_events(before, events)
