@@ -158,13 +158,11 @@ def test_options_that_fit_other_decks() -> None:
     assert three.hand_size == 33
 
 
-@pytest.mark.xfail(strict=True, reason="ruleset.py does not validate must_play ranks (reported)")
 def test_must_play_out_of_range_refused() -> None:
     with pytest.raises(RulesetError):
         preset("classic", {"must_play": [99]})
 
 
-@pytest.mark.xfail(strict=True, reason="ruleset.py takes true as a rank index (reported)")
 def test_booleans_are_not_ranks() -> None:
     with pytest.raises(RulesetError):
         preset("classic", {"level_sequence": [True]})

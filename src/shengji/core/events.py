@@ -65,6 +65,13 @@ class Passed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class WindowTurn(Event):
+    """Hidden declarations: a seat took its turn in the window (declared or passed)."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class TrumpFixed(Event):
     """Trump and dealer are settled; ``turned`` is the kitty card turned up, if any."""
 

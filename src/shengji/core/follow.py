@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from shengji.core.cards import counts_of
+from shengji.core.errors import Reason
 from shengji.core.follow_tables import TABLES, Rung
 from shengji.core.order import TrumpContext
 from shengji.core.ruleset import Ruleset
@@ -213,19 +214,27 @@ def follow_error_for(
     lead: Lead, hand: Sequence[int], play: Sequence[int], ctx: TrumpContext
 ) -> str | None:
     """``follow_error`` with the lead already analysed."""
+    refusal = follow_refusal(lead, hand, play, ctx)
+    return None if refusal is None else refusal[1]
+
+
+def follow_refusal(
+    lead: Lead, hand: Sequence[int], play: Sequence[int], ctx: TrumpContext
+) -> tuple[Reason, str] | None:
+    """Why a follow is refused, as ``(Reason, message)``, or None when it is legal."""
     n = lead.size
     if len(play) != n:
-        return f"play {n} card(s) to follow, not {len(play)}"
+        return Reason.WRONG_COUNT, f"play {n} card(s) to follow, not {len(play)}"
     need = counts_of(play)
     for k, c in enumerate(need):
         if c and hand[k] < c:
-            return "the play holds cards that are not in the hand"
+            return Reason.NOT_IN_HAND, "the play holds cards that are not in the hand"
     s = lead.suit
     es = ctx.esuit
     have = suit_count(hand, s, ctx)
     played = [c for c in play if es[c] == s]
     if len(played) < min(n, have):
-        return "must follow the led suit while you hold it"
+        return Reason.MUST_FOLLOW_SUIT, "must follow the led suit while you hold it"
     if not lead.has_structure or have <= n:
         return None
     hand_pc = pos_counts_from_hand(hand, s, ctx)
@@ -233,7 +242,7 @@ def follow_error_for(
     got = structure_key(lead, pos_counts(played, s, ctx))
     if got == best:
         return None
-    return _structure_message(lead, best, got)
+    return Reason.MUST_FOLLOW_STRUCTURE, _structure_message(lead, best, got)
 
 
 def _structure_message(lead: Lead, best: tuple[int, ...], got: tuple[int, ...]) -> str:

@@ -19,7 +19,13 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
-from shengji.core.follow import Lead, _multiset_combos, legal_follows, structure_key
+from shengji.core.follow import (
+    Lead,
+    _multiset_combos,
+    best_structure_key,
+    legal_follows,
+    structure_key,
+)
 from shengji.core.order import TrumpContext
 from shengji.core.state import DealState, Phase
 from shengji.core.units import (
@@ -67,7 +73,11 @@ def hand_units(
         for slot in pc:
             for f, n in slot:
                 maxw = max(maxw, n)
-                for w in range(1, n + 1):
+                if ctx.two_color:  # each real card leads as a single (♠8 and ♣8 differ)
+                    out.extend((k,) for k in range(54) if hand[k] and ctx.face[k] == f)
+                else:
+                    out.append((f,))
+                for w in range(2, n + 1):
                     out.append(_realize([f], w, hand, ctx))
         for w in range(2, maxw + 1):
             ok = [any(e[1] >= w for e in slot) for slot in pc]
@@ -270,8 +280,7 @@ def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int,
         return tuple(sorted(suited + rng.sample(others, n - len(suited))))
     if not lead.has_structure:
         return tuple(sorted(rng.sample(suited, n)))
-    pc = pos_counts_from_hand(hand, s, ctx)
-    best = structure_key(lead, pc)
+    best = best_structure_key(lead, pos_counts_from_hand(hand, s, ctx))
     faces = _structured_core(lead, pos_counts_from_hand(hand, s, ctx), best, rng)
     if faces is not None and len(faces) <= n:
         core = list(_realize(faces, 1, hand, ctx))

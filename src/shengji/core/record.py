@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shengji.core.actions import Action, parse_action
+from shengji.core.cards import RANKS
 from shengji.core.events import Event
 from shengji.core.match import MatchState
 from shengji.core.ruleset import Ruleset
@@ -60,14 +61,21 @@ class GameRecord:
         data = json.loads(text)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"not a {FORMAT} document")
-        return cls(
-            ruleset=data["ruleset"],
-            seed=data["seed"],
-            first_dealer=data.get("first_dealer"),
-            actions=list(data.get("actions", [])),
-            result=dict(data.get("result", {})),
-            players=list(data.get("players", [])),
-        )
+        ruleset, seed = data.get("ruleset"), data.get("seed")
+        first = data.get("first_dealer")
+        actions, result = data.get("actions", []), data.get("result", {})
+        players = data.get("players", [])
+        if not isinstance(ruleset, dict):
+            raise ValueError("record: ruleset must be an object")
+        if isinstance(seed, bool) or not isinstance(seed, int | str):
+            raise ValueError("record: seed must be an integer or a string")
+        if first is not None and (isinstance(first, bool) or not isinstance(first, int)):
+            raise ValueError("record: first_dealer must be a seat number or null")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise ValueError("record: actions must be a list of action strings")
+        if not isinstance(result, dict) or not isinstance(players, list):
+            raise ValueError("record: result must be an object and players a list")
+        return cls(ruleset, seed, first, list(actions), dict(result), list(players))
 
     def start(self) -> MatchState:
         """The match state before the first action."""
@@ -78,7 +86,7 @@ def record_result(state: MatchState) -> dict[str, Any]:
     """A JSON-ready summary of a match so far."""
     return {
         "deals": len(state.history),
-        "team_levels": [state.ruleset.level_sequence[i] for i in state.team_levels],
+        "team_levels": [RANKS[state.ruleset.level_sequence[i]] for i in state.team_levels],
         "winner": state.winner,
         "attacker_points": [d.result.attacker_points for d in state.history],
     }

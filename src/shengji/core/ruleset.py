@@ -211,8 +211,22 @@ class Ruleset:
             raise RulesetError("level_sequence must list ranks 2..A")
         if list(self.level_sequence) != sorted(set(self.level_sequence)):
             raise RulesetError("level_sequence must be increasing")
+        if any(not 0 <= r <= 12 for r in self.must_play):
+            raise RulesetError("must_play must list ranks 2..A")
         if self.kitty_cap < 1:
             raise RulesetError("kitty_cap must be at least 1")
+        if self.failed_throw_penalty < 0:
+            raise RulesetError("failed_throw_penalty cannot be negative")
+        if self.no_declaration == "kitty-card" and not 0 <= self.kitty_card_index < max(
+            1, self.kitty_size
+        ):
+            raise RulesetError(
+                f"kitty_card_index must be 0..{self.kitty_size - 1} (the kitty has "
+                f"{self.kitty_size} cards)"
+            )
+        for name, allowed in _CHOICES.items():
+            if getattr(self, name) not in allowed:
+                raise RulesetError(f"{name} must be one of {list(allowed)}")
 
     @property
     def hand_size(self) -> int:
@@ -277,7 +291,9 @@ def _convert(data: dict[str, Any], base: Ruleset | None = None) -> dict[str, Any
         if key in ("level_sequence", "must_play"):
             if not isinstance(value, list | tuple):
                 raise RulesetError(f"{key} must be a list of ranks")
-            value = tuple(parse_rank(str(v)) if not isinstance(v, int) else v for v in value)
+            if any(isinstance(v, bool) or not isinstance(v, int | str) for v in value):
+                raise RulesetError(f"{key} must list ranks such as \"2\" or \"A\"")
+            value = tuple(parse_rank(v) if isinstance(v, str) else v for v in value)
         elif key in _BOOL_FIELDS:
             if not isinstance(value, bool):
                 raise RulesetError(f"{key} must be true or false, not {value!r}")

@@ -51,8 +51,9 @@ from shengji.core.events import (
     ThrowFailed,
     TrickWon,
     TrumpFixed,
+    WindowTurn,
 )
-from shengji.core.follow import Lead, analyse_lead, follow_error_for
+from shengji.core.follow import Lead, analyse_lead, follow_refusal
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset
 from shengji.core.scoring import LevelChange, kitty_multiplier, level_change
@@ -112,6 +113,18 @@ class DealResult:
 def display_order(ctx: TrumpContext) -> tuple[int, ...]:
     """All 54 kinds in display order for a context (trumps first, high cards first)."""
     return tuple(sorted(range(54), key=ctx.sort_key))
+
+
+def _hidden_overturns(declared: Sequence[Declaration], ruleset: Ruleset) -> int:
+    """How often the standing hidden declaration passed to another seat (each doubles)."""
+    standing: Declaration | None = None
+    count = 0
+    for d in declared:
+        if standing is None or tier(d, ruleset) > tier(standing, ruleset):
+            if standing is not None and standing.seat != d.seat:
+                count += 1
+            standing = d
+    return count
 
 
 def _next(seat: int, players: int) -> int:
@@ -429,13 +442,23 @@ class DealState:
         overturn = standing is not None and s.declaration is d and standing.seat != seat
         if self.declarer_first is None:
             s.declarer_first = seat
+        if hidden:
+            # Stake and overturns are settled when trump is revealed (see _fix_trump); the
+            # window counts a hidden declaration as that seat's turn, like a pass.
+            events: list[Event] = [Declared(seat, seat, d.cards, d.trump, False, False)]
+            if ph is Phase.DECLARING:
+                events.append(WindowTurn(None, seat))
+                s.turn = _next(seat, self.players)
+                s.passes = self.passes + 1
+                if s.passes >= self.players:
+                    events.extend(s._fix_trump())
+            return s, events
         if overturn:
             s.stake = self.stake * 2
         if ph is Phase.DECLARING:
             s.passes = 0
             s.turn = _next(seat, self.players)
-        audience = seat if hidden else None
-        return s, [Declared(audience, seat, d.cards, d.trump, overturn, False)]
+        return s, [Declared(None, seat, d.cards, d.trump, overturn, False)]
 
     def own_declaration(self, seat: int) -> Declaration | None:
         """The last declaration ``seat`` made in this deal."""
@@ -451,7 +474,11 @@ class DealState:
         self._check_seat(action.seat)
         s = self._copy()
         s.passes = self.passes + 1
-        events: list[Event] = [Passed(None, action.seat)]
+        if ph is Phase.DECLARING and self.ruleset.declaration == "hidden":
+            # Others must not tell a hidden declaration from a pass.
+            events: list[Event] = [Passed(action.seat, action.seat), WindowTurn(None, action.seat)]
+        else:
+            events = [Passed(None, action.seat)]
         if ph is Phase.DECLARING:
             s.turn = _next(action.seat, self.players)
             if s.passes >= self.players:
@@ -487,6 +514,8 @@ class DealState:
             else:
                 self.dealer = self.declarer_first
         dealer = self.dealer
+        if rs.declaration == "hidden":
+            self.stake = self.stake * 2 ** _hidden_overturns(self.declared, rs)
         self.trump = trump
         self.ctx = context_for(rs, self.level, trump)
         self.defenders = tuple(p for p in range(self.players) if p % 2 == dealer % 2)
@@ -596,16 +625,9 @@ class DealState:
         else:
             assert self.lead is not None
             lead = self.lead
-            why = follow_error_for(lead, self.hands[seat], cards, ctx)
-            if why is not None:
-                reason = (
-                    Reason.WRONG_COUNT
-                    if len(cards) != lead.size
-                    else Reason.MUST_FOLLOW_SUIT
-                    if "suit" in why and "structure" not in why and "pair" not in why
-                    else Reason.MUST_FOLLOW_STRUCTURE
-                )
-                raise IllegalAction(reason, why)
+            refusal = follow_refusal(lead, self.hands[seat], cards, ctx)
+            if refusal is not None:
+                raise IllegalAction(*refusal)
         s = self._copy()
         h = list(self.hands[seat])
         for c in cards:
@@ -658,12 +680,14 @@ class DealState:
         kitty_points = points_of(self.kitty)
         captured = winner not in self.defenders
         mult = kitty_multiplier(lead, winning, ctx, rs)
-        if rs.kitty_formula == "last-trick-transfer":
+        transfer = rs.kitty_formula == "last-trick-transfer"
+        if transfer:
             if captured:
                 gain = self.defender_points * mult
                 self.defender_points -= gain
             else:
                 gain = -self.attacker_points * mult
+                self.defender_points -= gain
         else:
             gain = kitty_points * mult if captured else 0
             if not captured:
@@ -673,7 +697,7 @@ class DealState:
         self.result = DealResult(
             attacker_points=self.attacker_points,
             kitty_points=kitty_points,
-            kitty_multiplier=mult if captured else 0,
+            kitty_multiplier=mult if captured or transfer else 0,
             kitty_gain=gain,
             last_winner=winner,
             last_winning_cards=winning,
@@ -684,7 +708,9 @@ class DealState:
         )
         self.phase = Phase.DONE
         return [
-            KittyRevealed(None, self.kitty, kitty_points, mult if captured else 0, gain),
+            KittyRevealed(
+                None, self.kitty, kitty_points, mult if captured or transfer else 0, gain
+            ),
             DealEnded(
                 None,
                 self.attacker_points,

@@ -80,7 +80,7 @@ class DealView(NamedTuple):
 def _view(state: DealState, seat: int | None) -> DealView:
     decl = state.declaration
     hidden = state.ruleset.declaration == "hidden" and state.trump is None
-    own = decl if decl is not None and decl.seat == seat else None
+    own = state.own_declaration(seat) if seat is not None else None
     # Once trump is fixed the standing declaration (反底 included) is public.
     visible_decl = state.rebury_decl if state.trump is not None else own if hidden else decl
     kitty: tuple[int, ...] | None = None

@@ -202,6 +202,8 @@ def answer_line(line: str) -> str:
         req = json.loads(line)
     except json.JSONDecodeError as e:
         return json.dumps({"error": f"not JSON: {e.msg} at column {e.colno}"}, ensure_ascii=False)
+    except (RecursionError, ValueError) as e:
+        return json.dumps({"error": f"not usable JSON: {e}"}, ensure_ascii=False)
     return json.dumps(answer(req), ensure_ascii=False)
 
 
