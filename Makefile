@@ -22,7 +22,9 @@ test: setup-dev
 	$(BIN)/python -m pytest -n 2
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy --strict src/shengji
-	$(BIN)/python ../shared/checks/judge_check.py ../shared/checks/rules_examples.jsonl
+	@if [ -f ../shared/checks/judge_check.py ]; then \
+		$(BIN)/python ../shared/checks/judge_check.py ../shared/checks/rules_examples.jsonl; \
+	else echo "judge check skipped: ../shared/checks not found"; fi
 
 bench: setup
 	$(BIN)/python bench/rules.py
