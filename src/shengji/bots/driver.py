@@ -1,7 +1,7 @@
 """Drive a match with one bot per seat, recording every action.
 
-While cards are dealt the seat that just received a card is asked whether it declares;
-after the last card the declaration window asks each seat in turn.
+While cards are dealt, a seat that has just received a level card or a joker is asked
+whether it declares; after the last card the declaration window asks each seat in turn.
 
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.bots.random import RandomBot
@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 from shengji.bots.base import Bot
 from shengji.core.actions import SYSTEM, Action, Deal
-from shengji.core.events import CardCountDealt, Event
+from shengji.core.events import CardDealt, Event
 from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, record_result
 from shengji.core.ruleset import Ruleset
@@ -53,7 +53,10 @@ def play_match(
         actor = state.to_act
         if actor == SYSTEM:
             events = step(Deal())
-            seat = next(e.seat for e in events if isinstance(e, CardCountDealt))
+            dealt = next(e for e in events if isinstance(e, CardDealt))
+            if dealt.card < 52 and dealt.card % 13 != state.deal.level:
+                continue  # only a level card or a joker opens a new declaration
+            seat = dealt.seat
             legal = state.legal_actions(seat)
             if legal:
                 choice = bots[seat].choose(view_for(state.deal, seat), legal)

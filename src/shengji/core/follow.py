@@ -194,8 +194,7 @@ def _best_tuple_counts(
 
 def suit_count(hand: Sequence[int], suit: int, ctx: TrumpContext) -> int:
     """How many cards of an effective suit a count vector holds."""
-    es = ctx.esuit
-    return sum(n for k, n in enumerate(hand) if n and es[k] == suit)
+    return sum([hand[k] for k in ctx.suit_kinds[suit]])
 
 
 def follow_error(
@@ -225,9 +224,8 @@ def follow_refusal(
     n = lead.size
     if len(play) != n:
         return Reason.WRONG_COUNT, f"play {n} card(s) to follow, not {len(play)}"
-    need = counts_of(play)
-    for k, c in enumerate(need):
-        if c and hand[k] < c:
+    for c in set(play):
+        if hand[c] < play.count(c):
             return Reason.NOT_IN_HAND, "the play holds cards that are not in the hand"
     s = lead.suit
     es = ctx.esuit

@@ -16,7 +16,6 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterable, Iterator
-from functools import lru_cache
 
 from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
 from shengji.core.follow import (
@@ -38,14 +37,8 @@ from shengji.core.units import (
 )
 
 
-@lru_cache(maxsize=512)
-def suit_kinds(ctx: TrumpContext) -> tuple[tuple[int, ...], ...]:
-    """Effective suit → the card kinds in it (all 54 kinds, two-colour aware)."""
-    return tuple(tuple(k for k in range(54) if ctx.esuit[k] == s) for s in range(5))
-
-
 def _cards(hand: list[int]) -> list[int]:
-    return [k for k in range(54) for _ in range(hand[k])]
+    return [k for k in range(54) if hand[k] for _ in range(hand[k])]
 
 
 def _realize(faces: list[int], width: int, hand: list[int], ctx: TrumpContext) -> tuple[int, ...]:
@@ -274,7 +267,7 @@ def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int,
     lead = state.lead
     n, s = lead.size, lead.suit
     hand = state.hands[seat]
-    suited = [k for k in suit_kinds(ctx)[s] if hand[k] for _ in range(hand[k])]
+    suited = [k for k in ctx.suit_kinds[s] if hand[k] for _ in range(hand[k])]
     if len(suited) <= n:
         others = [c for c in _cards(hand) if ctx.esuit[c] != s]
         return tuple(sorted(suited + rng.sample(others, n - len(suited))))

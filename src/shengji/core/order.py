@@ -45,6 +45,8 @@ class TrumpContext:
     """Effective suit → its faces, lowest position first."""
     pos_faces: tuple[tuple[tuple[int, ...], ...], ...]
     """Effective suit → position → the faces at that position."""
+    suit_kinds: tuple[tuple[int, ...], ...]
+    """Effective suit → every card kind in it (two-colour: ♦ with ♥, ♣ with ♠)."""
 
     def is_trump(self, kind: int) -> bool:
         """Whether a card is trump here."""
@@ -128,6 +130,7 @@ def context(
         pos=tuple(pos),
         suit_faces=tuple(tuple(k for layer in ls for k in layer) for ls in layers),
         pos_faces=tuple(tuple(tuple(layer) for layer in ls) for ls in layers),
+        suit_kinds=tuple(tuple(k for k in range(NUM_KINDS) if esuit[k] == s) for s in range(5)),
     )
 
 
