@@ -120,9 +120,14 @@ def to_play(s: DealState) -> DealState:
 
 
 def snapshot(s: DealState) -> dict[str, Any]:
-    """Every slot of a state, hands frozen into tuples (to prove nothing changed)."""
+    """Every slot of a state, hands frozen into tuples (to prove nothing changed).
+
+    Private slots (a memo such as ``_to_act``) are left out: they cache derived values.
+    """
     out = {}
     for name in DealState.__slots__:
+        if name.startswith("_"):
+            continue
         v = getattr(s, name)
         if name == "hands":
             v = tuple(tuple(h) for h in v)

@@ -127,6 +127,10 @@ def _hidden_overturns(declared: Sequence[Declaration], ruleset: Ruleset) -> int:
     return count
 
 
+_UNKNOWN = -2
+"""``to_act`` not computed yet (states are immutable, so it is computed once)."""
+
+
 def _next(seat: int, players: int) -> int:
     return (seat + 1) % players
 
@@ -135,6 +139,7 @@ class DealState:
     """The whole state of one deal. Treat instances as immutable values."""
 
     __slots__ = (
+        "_to_act",
         "attacker_points",
         "ctx",
         "deal_no",
@@ -186,6 +191,7 @@ class DealState:
     declarer_first: int | None
     passes: int
     turn: int
+    _to_act: int | None
     trump: int | None
     ctx: TrumpContext | None
     kitty: tuple[int, ...]
@@ -251,6 +257,7 @@ class DealState:
         s.defenders = ()
         s.failed_throws = 0
         s.result = None
+        s._to_act = _UNKNOWN
         return s
 
     def started_event(self) -> DealStarted:
@@ -291,6 +298,7 @@ class DealState:
         s.tricks = self.tricks
         s.trump = self.trump
         s.turn = self.turn
+        s._to_act = _UNKNOWN
         return s
 
     # ------------------------------------------------------------------ queries
@@ -303,6 +311,13 @@ class DealState:
     @property
     def to_act(self) -> int | None:
         """Who moves: a seat, ``SYSTEM`` while dealing, None when the deal is over."""
+        cached = self._to_act
+        if cached != _UNKNOWN:
+            return cached
+        self._to_act = who = self._who_acts()
+        return who
+
+    def _who_acts(self) -> int | None:
         ph = self.phase
         if ph is Phase.PLAYING:
             return (self.leader + len(self.trick)) % self.players

@@ -47,8 +47,26 @@ def dominant_component(units: Sequence[Unit]) -> Component:
     return max(((u.length > 1, u.size, u.width), u.shape) for u in units)[1]
 
 
+def _single_card_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext) -> int:
+    """Fast path for one-card tricks: the highest card of the led suit or of trump."""
+    es, pos = ctx.esuit, ctx.pos
+    lead_suit = es[plays[0][0]]
+    best_i, best_trump, best_pos = 0, lead_suit == TRUMP, pos[plays[0][0]]
+    for i in range(1, len(plays)):
+        c = plays[i][0]
+        s = es[c]
+        if s == TRUMP:
+            if not best_trump or pos[c] > best_pos:
+                best_i, best_trump, best_pos = i, True, pos[c]
+        elif s == lead_suit and not best_trump and pos[c] > best_pos:
+            best_i, best_pos = i, pos[c]
+    return best_i
+
+
 def trick_winner(plays: Sequence[Sequence[int]], ctx: TrumpContext, ruleset: Ruleset) -> int:
     """Index into ``plays`` (the lead first) of the winning play; plays are assumed legal."""
+    if len(plays[0]) == 1:
+        return _single_card_winner(plays, ctx)
     lead = analyse_lead(plays[0], ctx, ruleset)
     if len(lead.units) == 1:
         lead_unit = lead.units[0]
