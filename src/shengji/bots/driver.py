@@ -43,7 +43,10 @@ def play_match(
 
     def step(action: Action) -> list[Event]:
         nonlocal state
-        state, events = state.apply(action)
+        if on_action is None:  # nobody keeps old states: change the deal in place
+            state, events = state.apply_in_place(action)
+        else:
+            state, events = state.apply(action)
         actions.append(str(action))
         if on_action is not None:
             on_action(action, state, events)

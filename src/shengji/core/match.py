@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from shengji.core.actions import Action
+from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import DealStarted, Event
 from shengji.core.legal import LegalActions
 from shengji.core.ruleset import Ruleset
@@ -103,8 +104,6 @@ class MatchState:
     def apply(self, action: Action) -> tuple[MatchState, list[Event]]:
         """Apply to the current deal; a finished deal is scored and the next one starts."""
         if self.is_over:
-            from shengji.core.errors import IllegalAction, Reason
-
             raise IllegalAction(Reason.WRONG_PHASE, "the match is over")
         deal, events = self.deal.apply(action)
         if deal.phase is not Phase.DONE:
@@ -115,6 +114,16 @@ class MatchState:
                 events,
             )
         return self._score(deal, events)
+
+    def apply_in_place(self, action: Action) -> tuple[MatchState, list[Event]]:
+        """Like ``apply`` but the current deal changes in place (``DealState.apply_in_place``):
+        for simulations that hold the only reference. Returns this match until a deal ends."""
+        if self.is_over:
+            raise IllegalAction(Reason.WRONG_PHASE, "the match is over")
+        events = self.deal.apply_in_place(action)
+        if self.deal.phase is not Phase.DONE:
+            return self, events
+        return self._score(self.deal, events)
 
     def _score(self, deal: DealState, events: list[Event]) -> tuple[MatchState, list[Event]]:
         rs = self.ruleset

@@ -366,22 +366,40 @@ class DealState:
 
     def apply(self, action: Action) -> tuple[DealState, list[Event]]:
         """The state after ``action`` and the events it caused; raises ``IllegalAction``."""
+        return self._apply(action, False)
+
+    def apply_in_place(self, action: Action) -> list[Event]:
+        """Fast path for simulations (arena, search): change this state itself.
+
+        Same checks, events and outcome as ``apply``; an illegal action still changes
+        nothing. Only for a state nobody else holds.
+        """
+        return self._apply(action, True)[1]
+
+    def _apply(self, action: Action, inplace: bool) -> tuple[DealState, list[Event]]:
         ph = self.phase
         if isinstance(action, Play):
             if ph is not Phase.PLAYING:
                 raise IllegalAction(Reason.WRONG_PHASE, f"cannot play during {ph.value}")
-            return self._play(action)
+            return self._play(action, inplace)
         if isinstance(action, Deal):
             if ph is not Phase.DEALING:
                 raise IllegalAction(Reason.WRONG_PHASE, f"cannot deal during {ph.value}")
-            return self._deal()
+            return self._deal(inplace)
         if isinstance(action, Declare):
-            return self._declare(action)
+            return self._declare(action, inplace)
         if isinstance(action, Pass):
-            return self._pass(action)
+            return self._pass(action, inplace)
         if isinstance(action, Bury):
-            return self._bury(action)
+            return self._bury(action, inplace)
         raise IllegalAction(Reason.WRONG_PHASE, f"unknown action {action!r}")
+
+    def _target(self, inplace: bool) -> DealState:
+        """The state a transition writes: a copy, or (in place) this one."""
+        if inplace:
+            self._to_act = _UNKNOWN
+            return self
+        return self._copy()
 
     def _check_seat(self, seat: int) -> None:
         if not 0 <= seat < self.players:
@@ -400,8 +418,8 @@ class DealState:
             if h[c] < n:
                 raise IllegalAction(Reason.NOT_IN_HAND, "those cards are not in your hand")
 
-    def _deal(self) -> tuple[DealState, list[Event]]:
-        s = self._copy()
+    def _deal(self, inplace: bool) -> tuple[DealState, list[Event]]:
+        s = self._target(inplace)
         players = self.players
         seat = (self.start + self.n_dealt) % players
         c = self.deck[self.n_dealt]
@@ -421,7 +439,7 @@ class DealState:
             s.passes = 0
         return s, events
 
-    def _declare(self, action: Declare) -> tuple[DealState, list[Event]]:
+    def _declare(self, action: Declare, inplace: bool) -> tuple[DealState, list[Event]]:
         ph, seat = self.phase, action.seat
         if ph is Phase.DEALING:
             if not 0 <= seat < self.players:
@@ -438,7 +456,7 @@ class DealState:
                 "a declaration shows level cards of one suit or identical jokers (2+)",
             )
         if ph is Phase.REBURY:
-            return self._rebury(d)
+            return self._rebury(d, inplace)
         hidden = self.ruleset.declaration == "hidden"
         # Hidden (暗叫) declarations are only checked against the seat's own earlier one,
         # so a refusal never tells what others declared; the strongest stands at the end.
@@ -449,7 +467,7 @@ class DealState:
                 "that declaration does not beat "
                 + ("your earlier one" if hidden else "the current one"),
             )
-        s = self._copy()
+        s = self._target(inplace)
         s.declared = (*self.declared, d)
         standing = self.declaration
         if standing is None or tier(d, self.ruleset) > tier(standing, self.ruleset):
@@ -482,16 +500,19 @@ class DealState:
                 return d
         return None
 
-    def _pass(self, action: Pass) -> tuple[DealState, list[Event]]:
+    def _pass(self, action: Pass, inplace: bool) -> tuple[DealState, list[Event]]:
         ph = self.phase
         if ph not in (Phase.DECLARING, Phase.REBURY):
             raise IllegalAction(Reason.WRONG_PHASE, f"nothing to pass during {ph.value}")
         self._check_seat(action.seat)
-        s = self._copy()
+        s = self._target(inplace)
         s.passes = self.passes + 1
         if ph is Phase.DECLARING and self.ruleset.declaration == "hidden":
             # Others must not tell a hidden declaration from a pass.
-            events: list[Event] = [Passed(action.seat, action.seat), WindowTurn(None, action.seat)]
+            events: list[Event] = [
+                Passed(action.seat, action.seat),
+                WindowTurn(None, action.seat),
+            ]
         else:
             events = [Passed(None, action.seat)]
         if ph is Phase.DECLARING:
@@ -563,7 +584,7 @@ class DealState:
         self.leader = self.dealer if self.dealer is not None else 0
         self.trick = ()
 
-    def _bury(self, action: Bury) -> tuple[DealState, list[Event]]:
+    def _bury(self, action: Bury, inplace: bool) -> tuple[DealState, list[Event]]:
         if self.phase is not Phase.BURYING:
             raise IllegalAction(Reason.WRONG_PHASE, f"cannot bury during {self.phase.value}")
         self._check_seat(action.seat)
@@ -571,7 +592,7 @@ class DealState:
         if len(action.cards) != k:
             raise IllegalAction(Reason.BAD_KITTY, f"bury exactly {k} cards")
         self._check_holds(action.seat, action.cards)
-        s = self._copy()
+        s = self._target(inplace)
         h = list(self.hands[action.seat])
         for c in action.cards:
             h[c] -= 1
@@ -594,12 +615,12 @@ class DealState:
             s._start_play()
         return s, events
 
-    def _rebury(self, d: Declaration) -> tuple[DealState, list[Event]]:
+    def _rebury(self, d: Declaration, inplace: bool) -> tuple[DealState, list[Event]]:
         if not beats_rebury(d, self.rebury_decl):
             raise IllegalAction(
                 Reason.BAD_DECLARATION, "反底 needs a stronger set: a pair or more, ranked by suit"
             )
-        s = self._copy()
+        s = self._target(inplace)
         s.rebury_decl = d
         s.stake = self.stake * 2
         s.trump = d.trump
@@ -610,7 +631,7 @@ class DealState:
 
     # ------------------------------------------------------------------ tricks
 
-    def _play(self, action: Play) -> tuple[DealState, list[Event]]:
+    def _play(self, action: Play, inplace: bool) -> tuple[DealState, list[Event]]:
         seat, cards = action.seat, action.cards
         self._check_seat(seat)
         if not cards:
@@ -643,7 +664,7 @@ class DealState:
             refusal = follow_refusal(lead, self.hands[seat], cards, ctx)
             if refusal is not None:
                 raise IllegalAction(*refusal)
-        s = self._copy()
+        s = self._target(inplace)
         h = list(self.hands[seat])
         for c in cards:
             h[c] -= 1
