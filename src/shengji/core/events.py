@@ -1,4 +1,5 @@
-"""Typed events: everything that happens in a deal, with who may see it.
+"""Typed events: everything that happens in a deal, with who may see it (values: never
+mutate one; they are not frozen only because frozen dataclasses are slow to build).
 
 An event's ``audience`` is None when every seat (and spectators) may see it, else the one
 seat that may. ``visible(events, seat)`` filters a list for a seat.
@@ -15,14 +16,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Event:
     """Base class; ``audience`` None = public."""
 
     audience: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealStarted(Event):
     """A new deal: who deals first (None on a first deal decided by declaration), the level."""
 
@@ -31,7 +32,7 @@ class DealStarted(Event):
     deal_no: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardDealt(Event):
     """A card reached a seat (private to that seat)."""
 
@@ -39,14 +40,14 @@ class CardDealt(Event):
     card: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CardCountDealt(Event):
     """Public counterpart of ``CardDealt``: a card went to ``seat``."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Declared(Event):
     """A seat showed level cards or jokers (亮主 / 反主 / 自保 / 自反 / 反底)."""
 
@@ -57,21 +58,21 @@ class Declared(Event):
     rebury: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Passed(Event):
     """A seat passed in the declaration window or the 反底 round."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WindowTurn(Event):
     """Hidden declarations: a seat took its turn in the window (declared or passed)."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrumpFixed(Event):
     """Trump and dealer are settled; ``turned`` is the kitty card turned up, if any."""
 
@@ -81,7 +82,7 @@ class TrumpFixed(Event):
     turned: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class KittyTaken(Event):
     """The kitty holder picked up the kitty (cards private to the holder)."""
 
@@ -89,7 +90,7 @@ class KittyTaken(Event):
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class KittyBuried(Event):
     """Cards buried; ``cards`` is empty in the public copy."""
 
@@ -98,7 +99,7 @@ class KittyBuried(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ThrowFailed(Event):
     """A throw (甩牌) failed: ``forced`` is what was played instead."""
 
@@ -108,7 +109,7 @@ class ThrowFailed(Event):
     penalty: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Played(Event):
     """Cards played to the current trick."""
 
@@ -116,7 +117,7 @@ class Played(Event):
     cards: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrickWon(Event):
     """A trick is complete."""
 
@@ -126,7 +127,7 @@ class TrickWon(Event):
     attacker_points: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class KittyRevealed(Event):
     """After the last trick: the kitty, its points and what the attackers got from it."""
 
@@ -136,7 +137,7 @@ class KittyRevealed(Event):
     attacker_gain: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealEnded(Event):
     """The deal is over: final attacker points and the level change."""
 
