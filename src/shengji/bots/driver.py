@@ -23,6 +23,7 @@ from shengji.core.record import GameRecord, record_result
 from shengji.core.ruleset import Ruleset
 from shengji.core.views import view_for
 
+_DEAL = Deal()
 Listener = Callable[[Action, MatchState, list[Event]], None]
 
 
@@ -55,8 +56,8 @@ def play_match(
     while not state.is_over and (deals is None or len(state.history) < deals):
         actor = state.to_act
         if actor == SYSTEM:
-            events = step(Deal())
-            dealt = next(e for e in events if isinstance(e, CardDealt))
+            dealt = step(_DEAL)[0]
+            assert isinstance(dealt, CardDealt)
             if dealt.card < 52 and dealt.card % 13 != state.deal.level:
                 continue  # only a level card or a joker opens a new declaration
             seat = dealt.seat

@@ -100,7 +100,10 @@ class LegalActions:
         ph = state.phase
         self.kind = "none"
         self.small: list[Action] = []
-        if ph is Phase.DEALING:
+        if ph is Phase.PLAYING:
+            if seat == state.to_act:
+                self.kind = "follow" if state.trick else "lead"
+        elif ph is Phase.DEALING:
             if seat == SYSTEM:
                 self.kind, self.small = "list", [Deal()]
             else:
@@ -111,11 +114,8 @@ class LegalActions:
                 self.kind = "list"
                 self.small = [Declare(seat, d.cards) for d in state.declarations_for(seat)]
                 self.small.append(Pass(seat))
-        elif ph is Phase.BURYING:
-            if seat == state.to_act:
-                self.kind = "bury"
-        elif ph is Phase.PLAYING and seat == state.to_act:
-            self.kind = "follow" if state.trick else "lead"
+        elif ph is Phase.BURYING and seat == state.to_act:
+            self.kind = "bury"
 
     def __contains__(self, action: object) -> bool:
         if self.kind == "none" or not isinstance(action, Deal | Declare | Pass | Bury | Play):

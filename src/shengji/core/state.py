@@ -402,13 +402,20 @@ class DealState:
         return self._copy()
 
     def _check_seat(self, seat: int) -> None:
-        if not 0 <= seat < self.players:
-            raise IllegalAction(Reason.NOT_YOUR_TURN, f"no seat {seat}")
         if seat != self.to_act:
+            if not 0 <= seat < self.players:
+                raise IllegalAction(Reason.NOT_YOUR_TURN, f"no seat {seat}")
             raise IllegalAction(Reason.NOT_YOUR_TURN, f"it is seat {self.to_act}'s turn")
 
     def _check_holds(self, seat: int, cards: Sequence[int]) -> None:
         h = self.hands[seat]
+        if len(cards) == 1:
+            c = cards[0]
+            if not 0 <= c < 54:
+                raise IllegalAction(Reason.BAD_NOTATION, f"no card kind {c}")
+            if not h[c]:
+                raise IllegalAction(Reason.NOT_IN_HAND, "that card is not in your hand")
+            return
         need: dict[int, int] = {}
         for c in cards:
             if not 0 <= c < 54:

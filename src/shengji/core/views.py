@@ -78,40 +78,41 @@ class DealView(NamedTuple):
 
 
 def _view(state: DealState, seat: int | None) -> DealView:
-    decl = state.declaration
-    hidden = state.ruleset.declaration == "hidden" and state.trump is None
-    own = state.own_declaration(seat) if seat is not None else None
-    # Once trump is fixed the standing declaration (反底 included) is public.
-    visible_decl = state.rebury_decl if state.trump is not None else own if hidden else decl
-    kitty: tuple[int, ...] | None = None
+    trump = state.trump
+    own = state.own_declaration(seat) if seat is not None and state.declared else None
+    if trump is not None:
+        visible_decl = state.rebury_decl  # once trump is fixed the standing one is public
+    elif state.ruleset.declaration == "hidden":
+        visible_decl = own
+    else:
+        visible_decl = state.declaration
     holder = seat is not None and seat == state.kitty_holder
-    if state.phase is Phase.DONE or holder:
-        kitty = state.kitty
+    kitty = state.kitty if holder or state.phase is Phase.DONE else None
     hand: tuple[int, ...] = () if seat is None else tuple(state.hands[seat])
-    trump = state.trump if not hidden else None
+    # Positional for speed: one view is built per decision.
     return DealView(
-        seat=seat,
-        phase=state.phase,
-        ruleset=state.ruleset,
-        level=state.level,
-        deal_no=state.deal_no,
-        dealer=state.dealer,
-        defenders=state.defenders,
-        trump=trump,
-        to_act=state.to_act,
-        hand_counts=hand,
-        hand_sizes=state.hand_sizes,
-        declaration=visible_decl,
-        own_declaration=own,
-        kitty=kitty,
-        kitty_holder=state.kitty_holder,
-        leader=state.leader,
-        trick=state.trick,
-        tricks=state.tricks,
-        attacker_points=state.attacker_points,
-        stake=state.stake,
-        cards_dealt=state.n_dealt,
-        result=state.result,
+        seat,
+        state.phase,
+        state.ruleset,
+        state.level,
+        state.deal_no,
+        state.dealer,
+        state.defenders,
+        trump,
+        state.to_act,
+        hand,
+        state.hand_sizes,
+        visible_decl,
+        own,
+        kitty,
+        state.kitty_holder,
+        state.leader,
+        state.trick,
+        state.tricks,
+        state.attacker_points,
+        state.stake,
+        state.n_dealt,
+        state.result,
     )
 
 
