@@ -123,9 +123,15 @@ def parse_cards(text: str) -> list[int]:
     return [parse_card(tok) for tok in text.replace(",", " ").split()]
 
 
+_CARD_STR = {k: SUITS[k // 13] + RANKS[k % 13] for k in range(52)} | {LJ: "LJ", BJ: "BJ"}
+
+
 def cards_str(cards: Iterable[int]) -> str:
     """Cards in canonical notation, in the given order, separated by spaces."""
-    return " ".join(card_str(c) for c in cards)
+    try:
+        return " ".join([_CARD_STR[c] for c in cards])
+    except (KeyError, TypeError):
+        return " ".join(card_str(c) for c in cards)  # raises the clear error
 
 
 def counts_of(cards: Iterable[int]) -> list[int]:
