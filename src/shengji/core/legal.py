@@ -162,6 +162,8 @@ class LegalActions:
     def sample(self, rng: random.Random, throw_chance: float = 0.05) -> Action:
         """One legal action drawn at random (uniform for small sets; see docs for big ones)."""
         st, seat = self.state, self.seat
+        if self.kind == "follow":
+            return Play(seat, sample_follow(st, seat, rng))
         if self.kind == "list":
             return rng.choice(self.small)
         if self.kind == "bury":
@@ -181,8 +183,6 @@ class LegalActions:
             suit_units = hand_units(hand, ctx, (ctx.esuit[c],))
             units = [u for u in suit_units if any(ctx.face[x] == f for x in u)]
             return Play(seat, rng.choice(units))
-        if self.kind == "follow":
-            return Play(seat, sample_follow(st, seat, rng))
         raise ValueError(f"seat {seat} has no legal action now")
 
     def _random_throw(self, rng: random.Random, ctx: TrumpContext) -> Play | None:
@@ -268,6 +268,8 @@ def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int,
     n, s = lead.size, lead.suit
     hand = state.hands[seat]
     suited = [k for k in ctx.suit_kinds[s] if hand[k] for _ in range(hand[k])]
+    if n == 1 and suited:
+        return (rng.choice(suited),)
     if len(suited) <= n:
         others = [c for c in _cards(hand) if ctx.esuit[c] != s]
         return tuple(sorted(suited + rng.sample(others, n - len(suited))))
