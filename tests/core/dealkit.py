@@ -26,7 +26,7 @@ from shengji.core.cards import BJ, LJ, cards_str, deck, parse_cards, parse_rank
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import CardCountDealt, Event
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import DealState, Phase
+from shengji.core.state import FIELDS, DealState, Phase
 from shengji.core.views import view_for
 
 C = parse_cards
@@ -125,9 +125,7 @@ def snapshot(s: DealState) -> dict[str, Any]:
     Private slots (a memo such as ``_to_act``) are left out: they cache derived values.
     """
     out = {}
-    for name in DealState.__slots__:
-        if name.startswith("_"):
-            continue
+    for name in FIELDS:
         v = getattr(s, name)
         if name == "hands":
             v = tuple(tuple(h) for h in v)

@@ -41,3 +41,12 @@ def test_every_step_matches_and_refusals_change_nothing() -> None:
         with pytest.raises(IllegalAction):
             fast.apply_in_place(Play(9, (0,)) if not isinstance(action, Deal) else Play(0, ()))
         assert snapshot(fast) == before
+
+
+def test_fields_list_every_public_slot() -> None:
+    from shengji.core.state import FIELDS, DealState
+
+    slots = getattr(DealState, "__slots__", None)
+    if slots is None:
+        pytest.skip("compiled build: native classes have no __slots__")
+    assert tuple(n for n in slots if not n.startswith("_")) == FIELDS

@@ -135,6 +135,43 @@ def _next(seat: int, players: int) -> int:
     return (seat + 1) % players
 
 
+FIELDS: tuple[str, ...] = (
+    "attacker_points",
+    "ctx",
+    "deal_no",
+    "dealer",
+    "deck",
+    "declaration",
+    "declared",
+    "declarer_first",
+    "defender_points",
+    "defenders",
+    "failed_throws",
+    "first_deal",
+    "hand_sizes",
+    "hands",
+    "kitty",
+    "kitty_holder",
+    "lead",
+    "leader",
+    "level",
+    "n_dealt",
+    "passes",
+    "phase",
+    "rebury_decl",
+    "result",
+    "ruleset",
+    "seed",
+    "stake",
+    "start",
+    "trick",
+    "tricks",
+    "trump",
+    "turn",
+)
+"""The public fields of a ``DealState`` (its ``__slots__`` less private memos)."""
+
+
 class DealState:
     """The whole state of one deal. Treat instances as immutable values."""
 
