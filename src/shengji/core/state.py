@@ -102,6 +102,8 @@ class DealResult:
     defenders: tuple[int, ...]
     stake: int
     failed_throws: int
+    failed_seats: tuple[int, ...] = ()
+    """The seat of each failed throw."""
 
     @property
     def kitty_captured(self) -> bool:
@@ -147,6 +149,7 @@ FIELDS: tuple[str, ...] = (
     "defender_points",
     "defenders",
     "failed_throws",
+    "failed_seats",
     "first_deal",
     "hand_sizes",
     "hands",
@@ -187,6 +190,7 @@ class DealState:
         "declarer_first",
         "defender_points",
         "defenders",
+        "failed_seats",
         "failed_throws",
         "first_deal",
         "hand_sizes",
@@ -244,6 +248,8 @@ class DealState:
     defender_points: int
     defenders: tuple[int, ...]
     failed_throws: int
+    failed_seats: tuple[int, ...]
+    """The seat of each failed throw, in order."""
     result: DealResult | None
 
     def __init__(self) -> None:
@@ -293,6 +299,7 @@ class DealState:
         s.defender_points = 0
         s.defenders = ()
         s.failed_throws = 0
+        s.failed_seats = ()
         s.result = None
         s._to_act = _UNKNOWN
         return s
@@ -314,6 +321,7 @@ class DealState:
         s.defenders = self.defenders
         s.deck = self.deck
         s.failed_throws = self.failed_throws
+        s.failed_seats = self.failed_seats
         s.first_deal = self.first_deal
         s.hand_sizes = self.hand_sizes
         s.hands = self.hands
@@ -720,6 +728,8 @@ class DealState:
         s.hand_sizes = tuple(sizes)
         s.attacker_points = self.attacker_points + penalty_delta
         s.failed_throws = self.failed_throws + failed
+        if failed:
+            s.failed_seats = (*self.failed_seats, seat)
         s.lead = lead
         s.trick = (*self.trick, (seat, tuple(cards)))
         events.append(Played(None, seat, tuple(cards)))
@@ -785,6 +795,7 @@ class DealState:
             defenders=self.defenders,
             stake=self.stake,
             failed_throws=self.failed_throws,
+            failed_seats=self.failed_seats,
         )
         self.phase = Phase.DONE
         return [

@@ -1,0 +1,265 @@
+"""Duplicate deals: every seeded deal is played twice with the teams' bots swapped.
+
+The same cards go to the same seats both times, and the same seat deals first, so luck
+cancels out and what is left is the difference between the bots. Figures are from bot A's
+point of view, with 95% confidence intervals over the deal pairs (level rate: bootstrap).
+
+>>> from shengji.core.ruleset import PRESETS
+>>> r = run_duplicate(PRESETS["one-deck"], "random", "random", deals=4, seed=1)
+>>> r.pairs, len(r.signed_levels)
+(4, 4)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from shengji.bots.base import Bot
+from shengji.bots.driver import play_match
+from shengji.bots.registry import make_bot
+from shengji.core.actions import Action
+from shengji.core.legal import LegalActions
+from shengji.core.match import team_of
+from shengji.core.ruleset import Ruleset
+from shengji.core.views import DealView
+
+Z95 = 1.959964
+
+
+class _Timed:
+    """Wraps a bot and records how long each decision took (seconds)."""
+
+    def __init__(self, bot: Bot, sink: list[float]) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.sink = sink
+
+    def choose(self, view: DealView, legal: LegalActions) -> Action | None:
+        t = time.perf_counter()
+        try:
+            return self.bot.choose(view, legal)
+        finally:
+            self.sink.append(time.perf_counter() - t)
+
+
+@dataclass
+class PairResult:
+    """One seed played both ways, from bot A's side."""
+
+    signed_levels: float
+    """Mean over the two deals of (levels A gained - levels B gained)."""
+    a_won: float
+    """Share of the two deals that A's side won (kept the deal, or took it over)."""
+    a_levels: int
+    b_levels: int
+    points_a_attacking: int
+    points_b_attacking: int
+    failed_a: int
+    failed_b: int
+    times_a: list[float]
+    times_b: list[float]
+
+
+def play_pair(ruleset: Ruleset, bot_a: str, bot_b: str, seed: int | str) -> PairResult:
+    """Play deal ``seed`` with A in seats 0 and 2, then with A in seats 1 and 3."""
+    times_a: list[float] = []
+    times_b: list[float] = []
+    signed = won = 0
+    a_total = b_total = 0
+    pts_a_att = pts_b_att = failed_a = failed_b = 0
+    first = hash_seat(seed, ruleset.players)
+    for swap in (0, 1):
+        bots: list[Bot] = []
+        for k in range(ruleset.players):
+            a_seat = team_of(k) == swap
+            name = bot_a if a_seat else bot_b
+            sink = times_a if a_seat else times_b
+            bots.append(_Timed(make_bot(name, f"{seed}.{swap}.{k}"), sink))
+        state, _ = play_match(ruleset, bots, f"dup.{seed}", deals=1, first_dealer=first)
+        summary = state.history[0]
+        res, change = summary.result, summary.result.change
+        a_team = swap
+        a_defends = team_of(summary.dealer) == a_team
+        if change.attackers_take_over:
+            a_lv, b_lv = (0, change.attacker_levels) if a_defends else (change.attacker_levels, 0)
+            won += int(not a_defends)
+        else:
+            a_lv, b_lv = (change.defender_levels, 0) if a_defends else (0, change.defender_levels)
+            won += int(a_defends)
+        a_total += a_lv
+        b_total += b_lv
+        signed += a_lv - b_lv
+        if a_defends:
+            pts_b_att += res.attacker_points
+        else:
+            pts_a_att += res.attacker_points
+        for seat in res.failed_seats:
+            if team_of(seat) == a_team:
+                failed_a += 1
+            else:
+                failed_b += 1
+    return PairResult(
+        signed / 2, won / 2, a_total, b_total, pts_a_att, pts_b_att, failed_a, failed_b,
+        times_a, times_b,
+    )
+
+
+def hash_seat(seed: int | str, players: int) -> int:
+    """The seat that deals first for a seed (the same in both deals of a pair)."""
+    return random.Random(f"dealer.{seed}").randrange(players)
+
+
+def _pair_job(args: tuple[dict[str, Any], str, str, str]) -> PairResult:
+    rules, bot_a, bot_b, seed = args
+    return play_pair(Ruleset.from_dict(rules), bot_a, bot_b, seed)
+
+
+@dataclass
+class DuplicateReport:
+    """Aggregated duplicate figures for A against B."""
+
+    preset: str
+    bot_a: str
+    bot_b: str
+    pairs: int = 0
+    signed_levels: list[float] = field(default_factory=list)
+    a_won: list[float] = field(default_factory=list)
+    a_levels: list[int] = field(default_factory=list)
+    b_levels: list[int] = field(default_factory=list)
+    points_a_attacking: list[int] = field(default_factory=list)
+    points_b_attacking: list[int] = field(default_factory=list)
+    failed_a: int = 0
+    failed_b: int = 0
+    times_a: list[float] = field(default_factory=list)
+    times_b: list[float] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def add(self, r: PairResult) -> None:
+        """Count one pair."""
+        self.pairs += 1
+        self.signed_levels.append(r.signed_levels)
+        self.a_won.append(r.a_won)
+        self.a_levels.append(r.a_levels)
+        self.b_levels.append(r.b_levels)
+        self.points_a_attacking.append(r.points_a_attacking)
+        self.points_b_attacking.append(r.points_b_attacking)
+        self.failed_a += r.failed_a
+        self.failed_b += r.failed_b
+        self.times_a.extend(r.times_a)
+        self.times_b.extend(r.times_b)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures with 95% confidence intervals."""
+        return {
+            "preset": self.preset,
+            "bot_a": self.bot_a,
+            "bot_b": self.bot_b,
+            "pairs": self.pairs,
+            "deals": 2 * self.pairs,
+            "deal_win_rate": mean_ci(self.a_won),
+            "signed_levels_per_deal": mean_ci(self.signed_levels),
+            "level_rate": level_rate_ci(self.a_levels, self.b_levels),
+            "attacker_points_a_attacking": mean_ci([float(x) for x in self.points_a_attacking]),
+            "attacker_points_b_attacking": mean_ci([float(x) for x in self.points_b_attacking]),
+            "failed_throws": {"a": self.failed_a, "b": self.failed_b},
+            "decision_ms": {"a": timing(self.times_a), "b": timing(self.times_b)},
+            "seconds": round(self.seconds, 2),
+        }
+
+
+def mean_ci(xs: Sequence[float]) -> dict[str, float | None]:
+    """Mean with a normal 95% interval."""
+    if not xs:
+        return {"mean": None, "lo": None, "hi": None}
+    m = statistics.fmean(xs)
+    half = Z95 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.inf
+    return {"mean": round(m, 4), "lo": round(m - half, 4), "hi": round(m + half, 4)}
+
+
+def level_rate_ci(a: Sequence[int], b: Sequence[int], resamples: int = 1000) -> dict[str, Any]:
+    """Levels gained by A / levels gained by both, with a bootstrap 95% interval."""
+    total = sum(a) + sum(b)
+    if not total:
+        return {"mean": None, "lo": None, "hi": None}
+    rng = random.Random(0)
+    n = len(a)
+    rates = []
+    for _ in range(resamples):
+        idx = [rng.randrange(n) for _ in range(n)]
+        sa = sum(a[i] for i in idx)
+        sb = sum(b[i] for i in idx)
+        if sa + sb:
+            rates.append(sa / (sa + sb))
+    rates.sort()
+    lo = rates[int(0.025 * (len(rates) - 1))]
+    hi = rates[int(0.975 * (len(rates) - 1))]
+    return {"mean": round(sum(a) / total, 4), "lo": round(lo, 4), "hi": round(hi, 4)}
+
+
+def timing(times: Sequence[float]) -> dict[str, float | None]:
+    """Mean, median and p95 of decision times, in milliseconds."""
+    if not times:
+        return {"mean": None, "median": None, "p95": None}
+    s = sorted(times)
+    return {
+        "mean": round(1000 * statistics.fmean(s), 3),
+        "median": round(1000 * s[len(s) // 2], 3),
+        "p95": round(1000 * s[min(len(s) - 1, int(0.95 * len(s)))], 3),
+    }
+
+
+def run_duplicate(
+    ruleset: Ruleset, bot_a: str, bot_b: str, deals: int, seed: int | str = 0, jobs: int = 1
+) -> DuplicateReport:
+    """Play ``deals`` duplicate pairs (2 × ``deals`` deals), in ``jobs`` processes."""
+    report = DuplicateReport(ruleset.name, bot_a, bot_b)
+    seeds = [f"{seed}.{i}" for i in range(deals)]
+    start = time.perf_counter()
+    if jobs <= 1:
+        for s in seeds:
+            report.add(play_pair(ruleset, bot_a, bot_b, s))
+    else:
+        rules = ruleset.to_dict()
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for r in pool.map(_pair_job, [(rules, bot_a, bot_b, s) for s in seeds], chunksize=4):
+                report.add(r)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _ci(d: dict[str, Any], fmt: str = "{:+.3f}") -> str:
+    if d["mean"] is None:
+        return "n/a"
+    return f"{fmt.format(d['mean'])} [{fmt.format(d['lo'])}, {fmt.format(d['hi'])}]"
+
+
+def format_duplicate(d: dict[str, Any]) -> str:
+    """The human-readable duplicate summary."""
+    ta, tb = d["decision_ms"]["a"], d["decision_ms"]["b"]
+
+    def t(x: dict[str, Any]) -> str:
+        return "n/a" if x["mean"] is None else (
+            f"mean {x['mean']:.3f} ms, median {x['median']:.3f}, p95 {x['p95']:.3f}"
+        )
+
+    lines = [
+        f"duplicate: preset {d['preset']}, A = {d['bot_a']} vs B = {d['bot_b']}, "
+        f"{d['pairs']} deal pairs ({d['deals']} deals), 95% intervals",
+        f"deal win rate (A):          {_ci(d['deal_win_rate'], '{:.3f}')}",
+        f"signed levels per deal (A): {_ci(d['signed_levels_per_deal'])}",
+        f"level rate (A / both):      {_ci(d['level_rate'], '{:.3f}')}",
+        f"attacker points, A attacking: {_ci(d['attacker_points_a_attacking'], '{:.1f}')}",
+        f"attacker points, B attacking: {_ci(d['attacker_points_b_attacking'], '{:.1f}')}",
+        f"failed throws: A {d['failed_throws']['a']}, B {d['failed_throws']['b']}",
+        f"decision time A: {t(ta)}",
+        f"decision time B: {t(tb)}",
+        f"time {d['seconds']:.1f} s",
+    ]
+    return "\n".join(lines) + "\n"
