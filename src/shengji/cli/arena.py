@@ -297,6 +297,32 @@ def _seed(text: str) -> int | str:
     return int(text) if text.lstrip("-").isdigit() else text
 
 
+def _duplicate(
+    args: argparse.Namespace, ruleset: Ruleset, bots: list[str], out: TextIO, err: TextIO
+) -> int:
+    """``--duplicate``: A (seats 0+2) against B (seats 1+3), every deal played both ways."""
+    from shengji.bots.duplicate import format_duplicate, run_duplicate
+
+    if len(bots) == ruleset.players and len(set(bots[0::2])) == 1 and len(set(bots[1::2])) == 1:
+        bots = bots[:2]
+    if len(bots) != 2:
+        return _error(err, "--duplicate needs --bots A,B (or seats 0+2 = A and 1+3 = B)")
+    for name in bots:
+        try:
+            bot_factory(name)
+        except ValueError as e:
+            return _error(err, str(e))
+    if args.matches is not None:
+        return _error(err, "--duplicate plays single deals: use --deals, not --matches")
+    deals = args.deals if args.deals is not None else DEFAULT_DEALS
+    if deals < 1 or args.jobs < 1:
+        return _error(err, "--deals and --jobs must be at least 1")
+    report = run_duplicate(ruleset, bots[0], bots[1], deals, _seed(args.seed), args.jobs)
+    data = report.to_dict()
+    out.write(json.dumps(data) + "\n" if args.json else format_duplicate(data))
+    return 0
+
+
 def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Run ``shengji arena`` for parsed arguments; 0 on success, 2 on bad arguments."""
     out = out or sys.stdout
@@ -312,6 +338,8 @@ def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | Non
     except RulesetError as e:
         return _error(err, e.message)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    if getattr(args, "duplicate", False):
+        return _duplicate(args, ruleset, bots, out, err)
     if len(bots) != ruleset.players:
         return _error(
             err, f"preset {args.preset} seats {ruleset.players} players: --bots needs "

@@ -58,6 +58,13 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", default="0", help="every match and bot seed derives from it")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument("--record", metavar="DIR", help="write one record per match: DIR/match-<n>.json")
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="duplicate deals: each of --deals seeded deals is played twice with the teams "
+        "swapped; --bots A,B (or four names, seats 0+2 = A); figures with 95%% intervals",
+    )
+    p.add_argument("--jobs", type=int, default=1, help="parallel processes (with --duplicate)")
     p.add_argument("--options", metavar="JSON", help="ruleset options over the preset (object)")
     p.set_defaults(func=_arena)
 

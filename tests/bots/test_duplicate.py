@@ -1,0 +1,50 @@
+"""Duplicate deals: the same cards both ways, figures from A's side, a null control."""
+
+from __future__ import annotations
+
+import json
+
+from shengji.bots.duplicate import level_rate_ci, mean_ci, play_pair, run_duplicate
+from shengji.cli.main import main
+from shengji.core.ruleset import PRESETS
+
+
+def test_a_pair_plays_the_same_cards_both_ways_and_counts_from_a_side() -> None:
+    r = play_pair(PRESETS["classic"], "random", "random", "x1")
+    assert r.signed_levels == (r.a_levels - r.b_levels) / 2
+    assert 0 <= r.a_won <= 1 and r.a_won * 2 == int(r.a_won * 2)
+    assert r.times_a and r.times_b
+
+
+def test_null_control_random_against_itself_is_zero_within_its_interval() -> None:
+    d = run_duplicate(PRESETS["one-deck"], "random", "random", deals=60, seed=5).to_dict()
+    s = d["signed_levels_per_deal"]
+    assert s["lo"] <= 0 <= s["hi"]
+    w = d["deal_win_rate"]
+    assert w["lo"] <= 0.5 <= w["hi"]
+
+
+def test_parallel_jobs_give_the_same_figures() -> None:
+    one = run_duplicate(PRESETS["one-deck"], "random", "random", deals=8, seed=2).to_dict()
+    two = run_duplicate(PRESETS["one-deck"], "random", "random", deals=8, seed=2, jobs=2)
+    other = two.to_dict()
+    for key in ("signed_levels_per_deal", "level_rate", "deal_win_rate", "failed_throws"):
+        assert one[key] == other[key]
+
+
+def test_intervals() -> None:
+    assert mean_ci([1.0, 1.0, 1.0]) == {"mean": 1.0, "lo": 1.0, "hi": 1.0}
+    ci = level_rate_ci([3, 0, 2, 1], [0, 1, 0, 0])
+    assert ci["mean"] == 0.8571 and ci["lo"] <= ci["mean"] <= ci["hi"]
+    assert level_rate_ci([0], [0])["mean"] is None
+
+
+def test_cli_duplicate_json_and_errors(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["arena", "--duplicate", "--bots", "random,random", "--deals", "3",
+                 "--preset", "one-deck", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["pairs"] == 3 and data["deals"] == 6
+    assert main(["arena", "--duplicate", "--bots", "random,random", "--matches", "2"]) == 2
+    assert "--deals" in capsys.readouterr().err
+    assert main(["arena", "--duplicate", "--bots", "random,nobody"]) == 2
+    assert "unknown bot" in capsys.readouterr().err
