@@ -1,0 +1,104 @@
+"""Guess the hidden cards from one seat's view (determinization for PIMC search).
+
+The unseen cards are dealt at random to the other seats (as many as each holds) and to the
+kitty (when the viewer did not bury it), never giving a seat a suit it has shown it lacks,
+and keeping a standing declaration's cards with its declarer. Only the view is used.
+
+>>> import random
+>>> from shengji.core.ruleset import PRESETS
+>>> from shengji.bots.random import RandomBot
+>>> from shengji.bots.driver import play_match
+"""
+
+from __future__ import annotations
+
+import random
+
+from shengji.core.determinize import known_voids, unseen_cards
+from shengji.core.views import DealView
+
+KITTY = -1
+"""Pseudo-seat for kitty cards in a guess."""
+
+
+def sample_hidden(
+    view: DealView, rng: random.Random, tries: int = 20
+) -> tuple[list[list[int]], list[int]]:
+    """Hands (count vectors, the viewer's own included) and kitty of one random world."""
+    assert view.seat is not None
+    ctx = view.ctx
+    players = view.ruleset.players
+    unseen = unseen_cards(view)
+    need = {s: view.hand_sizes[s] for s in range(players) if s != view.seat}
+    kitty_size = 0 if view.kitty is not None else len(unseen) - sum(need.values())
+    voids = known_voids(view)
+    pinned: dict[int, list[int]] = {}
+    decl = view.declaration
+    if decl is not None and decl.seat != view.seat and decl.seat != view.kitty_holder:
+        still = list(decl.cards)
+        for c in view.played_cards:
+            if c in still and _played_by(view, decl.seat, c):
+                still.remove(c)
+        pinned[decl.seat] = still
+    for _ in range(tries):
+        world = _try(view, rng, unseen, need, kitty_size, voids, pinned, ctx is not None)
+        if world is not None:
+            return world
+    # Constraints too tight to satisfy at random: drop the voids, keep the counts.
+    world = _try(view, rng, unseen, need, kitty_size, [set() for _ in voids], {}, False)
+    assert world is not None
+    return world
+
+
+def _played_by(view: DealView, seat: int, card: int) -> bool:
+    plays = [p for t in view.tricks for p in t.plays] + list(view.trick)
+    return any(s == seat and card in cards for s, cards in plays)
+
+
+def _try(
+    view: DealView,
+    rng: random.Random,
+    unseen: list[int],
+    need: dict[int, int],
+    kitty_size: int,
+    voids: list[set[int]],
+    pinned: dict[int, list[int]],
+    use_voids: bool,
+) -> tuple[list[list[int]], list[int]] | None:
+    ctx = view.ctx
+    players = view.ruleset.players
+    hands = [[0] * 54 for _ in range(players)]
+    hands[view.seat if view.seat is not None else 0] = list(view.hand_counts)
+    left = dict(need)
+    pool = list(unseen)
+    for seat, cards in pinned.items():
+        for c in cards:
+            if c in pool and left[seat] > 0:
+                pool.remove(c)
+                hands[seat][c] += 1
+                left[seat] -= 1
+    kitty: list[int] = []
+    rng.shuffle(pool)
+    # Most constrained cards first: those few seats may hold.
+    def holders(c: int) -> list[int]:
+        if not use_voids or ctx is None:
+            return [s for s in left if left[s] > 0]
+        suit = ctx.esuit[c]
+        return [s for s in left if left[s] > 0 and suit not in voids[s]]
+
+    pool.sort(key=lambda c: len(holders(c)))
+    for c in pool:
+        options = holders(c)
+        room_kitty = len(kitty) < kitty_size
+        if not options and not room_kitty:
+            return None
+        weights = [left[s] for s in options] + ([kitty_size - len(kitty)] if room_kitty else [])
+        pick = rng.choices([*options, KITTY] if room_kitty else options, weights=weights)[0]
+        if pick == KITTY:
+            kitty.append(c)
+        else:
+            hands[pick][c] += 1
+            left[pick] -= 1
+    if any(left.values()) or len(kitty) != kitty_size:
+        return None
+    return hands, kitty if view.kitty is None else list(view.kitty)

@@ -1,0 +1,127 @@
+"""A sampling search bot (PIMC): guess the hidden cards many times, play each candidate out.
+
+For a decision in play it draws worlds consistent with its view (``sampler``), and for each
+candidate action plays the deal to its end with a fast rollout policy in every seat; it
+picks the candidate with the best mean deal value for its side (levels, then points).
+Other phases (declaring, burying) are left to its rollout policy. A time budget
+(``think_ms``) bounds each decision; ``samples`` fixes the number of worlds instead, which
+makes it deterministic for a seed.
+
+>>> from shengji.core.ruleset import PRESETS
+>>> from shengji.bots.driver import play_match
+>>> bots = [SearchBot(seed=i, samples=2, rollout="random") for i in range(4)]
+>>> state, _ = play_match(PRESETS["one-deck"], bots, seed=3, deals=1)
+>>> len(state.history)
+1
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+from shengji.bots.base import Bot
+from shengji.bots.sampler import sample_hidden
+from shengji.core.actions import Action, Play
+from shengji.core.determinize import state_from_view
+from shengji.core.legal import LegalActions
+from shengji.core.state import DealResult, DealState, Phase
+from shengji.core.views import DealView, view_for
+
+MAX_CANDIDATES = 10
+"""Candidates evaluated per decision (the policy's choice is always among them)."""
+
+
+def deal_value(result: DealResult, seat: int) -> float:
+    """The deal's worth for ``seat``'s side: levels (a takeover counts half a level), then
+    attacker points as a small tie-break."""
+    mine = seat in result.defenders
+    ch = result.change
+    if ch.attackers_take_over:
+        swing = ch.attacker_levels + 0.5
+        levels = -swing if mine else swing
+    else:
+        levels = ch.defender_levels if mine else -ch.defender_levels
+    pts = result.attacker_points / 400
+    return levels + (-pts if mine else pts)
+
+
+def rollout(state: DealState, bots: Sequence[Bot]) -> DealResult:
+    """Play ``state`` (changed in place) to the end of the deal with ``bots``."""
+    while state.phase is not Phase.DONE:
+        seat = state.to_act
+        assert seat is not None and seat >= 0
+        legal = state.legal_actions(seat)
+        action = bots[seat].choose(view_for(state, seat), legal)
+        assert action is not None
+        state.apply_in_place(action)
+    assert state.result is not None
+    return state.result
+
+
+class SearchBot:
+    """Determinized sampling over candidate plays, with policy rollouts."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int | str | None = None,
+        think_ms: float = 1000.0,
+        samples: int | None = None,
+        rollout: str = "heuristic",
+    ) -> None:
+        from shengji.bots.registry import BOTS, make_bot
+
+        self.rng = random.Random(seed)
+        self.think_ms = think_ms
+        self.samples = samples
+        policy = rollout if rollout in BOTS else "random"
+        self.policy: Bot = make_bot(policy, f"{seed}.policy")
+        self.players = [make_bot(policy, f"{seed}.rollout.{k}") for k in range(6)]
+        self.last_worlds = 0
+
+    def choose(self, view: DealView, legal: LegalActions) -> Action | None:
+        """Search in the play phase; otherwise play as the rollout policy would."""
+        if view.phase is not Phase.PLAYING or view.seat is None:
+            return self.policy.choose(view, legal)
+        candidates = self.candidates(view, legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        totals = [0.0] * len(candidates)
+        deadline = time.perf_counter() + self.think_ms / 1000
+        worlds = 0
+        while True:
+            if self.samples is not None:
+                if worlds >= self.samples:
+                    break
+            elif worlds and time.perf_counter() >= deadline:
+                break
+            hands, kitty = sample_hidden(view, self.rng)
+            for i, action in enumerate(candidates):
+                world = state_from_view(view, hands, kitty)
+                world.apply_in_place(action)
+                totals[i] += deal_value(rollout(world, self.players), view.seat)
+            worlds += 1
+        self.last_worlds = worlds
+        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        return candidates[best]
+
+    def candidates(self, view: DealView, legal: LegalActions) -> list[Action]:
+        """The policy's choice first, then other distinct legal plays (up to a cap)."""
+        first = self.policy.choose(view, legal)
+        assert first is not None
+        out: list[Action] = [first]
+        seen = {_key(first)}
+        for action in legal:
+            if len(out) >= MAX_CANDIDATES:
+                break
+            if _key(action) not in seen:
+                seen.add(_key(action))
+                out.append(action)
+        return out
+
+
+def _key(action: Action) -> tuple[int, ...]:
+    return tuple(sorted(action.cards)) if isinstance(action, Play) else ()

@@ -1,0 +1,105 @@
+"""Worlds for search: a full ``DealState`` built from one seat's view plus guessed hidden cards.
+
+A search bot (PIMC) samples the cards it cannot see, builds the deal they imply and plays it
+out. Only the view and the guess go in, so a world can never hold more than the seat knows.
+
+>>> from shengji.core.ruleset import PRESETS
+>>> from shengji.core.views import view_for
+>>> from shengji.core.state import DealState
+>>> len(unseen_cards(view_for(DealState.new(PRESETS["classic"], seed=1, dealer=0), 0)))
+108
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from shengji.core.cards import counts_of, deck
+from shengji.core.follow import analyse_lead
+from shengji.core.order import context_for
+from shengji.core.state import _UNKNOWN, DealState, Phase
+from shengji.core.views import DealView
+
+
+def unseen_cards(view: DealView) -> list[int]:
+    """Cards the viewer has not seen: the pack less its hand, every played card and, for the
+    kitty's holder, the kitty."""
+    left = counts_of(deck(view.ruleset.decks))
+    for c in view.played_cards:
+        left[c] -= 1
+    for k, n in enumerate(view.hand_counts):
+        left[k] -= n
+    if view.kitty is not None:
+        for c in view.kitty:
+            left[c] -= 1
+    return [k for k in range(54) for _ in range(left[k])]
+
+
+def known_voids(view: DealView) -> list[set[int]]:
+    """Per seat, the effective suits it is known to lack: it once followed a lead of that
+    suit with fewer cards of it than it could have owed."""
+    ctx = view.ctx
+    voids: list[set[int]] = [set() for _ in range(view.ruleset.players)]
+    if ctx is None:
+        return voids
+    tricks = [t.plays for t in view.tricks]
+    if view.trick:
+        tricks.append(view.trick)
+    for plays in tricks:
+        lead = plays[0][1]
+        suit = ctx.esuit[lead[0]]
+        for seat, cards in plays[1:]:
+            if sum(1 for c in cards if ctx.esuit[c] == suit) < len(lead):
+                voids[seat].add(suit)
+    return voids
+
+
+def state_from_view(
+    view: DealView, hands: Sequence[Sequence[int]], kitty: Sequence[int]
+) -> DealState:
+    """The playing-phase deal that ``view`` shows, with ``hands`` (count vectors, the viewer's
+    own included) and ``kitty`` filling in what the viewer cannot see."""
+    if view.phase is not Phase.PLAYING or view.trump is None or view.dealer is None:
+        raise ValueError("worlds are built for the playing phase only")
+    rs = view.ruleset
+    ctx = context_for(rs, view.level, view.trump)
+    s = DealState()
+    s.ruleset = rs
+    s.seed = "world"
+    s.level = view.level
+    s.deal_no = view.deal_no
+    s.dealer = view.dealer
+    s.first_deal = False
+    s.start = view.dealer
+    s.deck = ()
+    s.n_dealt = rs.players * rs.hand_size
+    s.hands = tuple(list(h) for h in hands)
+    s.hand_sizes = tuple(sum(h) for h in hands)
+    s.declaration = view.declaration
+    s.declared = ()
+    s.declarer_first = None
+    s.passes = 0
+    s.turn = view.dealer
+    s.trump = view.trump
+    s.ctx = ctx
+    s.kitty = tuple(kitty)
+    s.kitty_holder = view.kitty_holder
+    s.rebury_decl = view.declaration
+    s.stake = view.stake
+    s.phase = Phase.PLAYING
+    s.leader = view.leader
+    s.trick = view.trick
+    s.lead = analyse_lead(view.trick[0][1], ctx, rs) if view.trick else None
+    s.tricks = view.tricks
+    s.attacker_points = view.attacker_points
+    s.defender_points = sum(
+        t.points for t in view.tricks if t.winner in view.defenders
+    )
+    s.defenders = view.defenders
+    s.failed_throws = 0
+    s.failed_seats = ()
+    s.result = None
+    s._to_act = _UNKNOWN
+    return s
+
+

@@ -1,0 +1,112 @@
+"""The search bot's worlds come from its view only, and it plays legal, finished deals."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from shengji.bots.driver import play_match
+from shengji.bots.random import RandomBot
+from shengji.bots.sampler import sample_hidden
+from shengji.bots.search import SearchBot, deal_value
+from shengji.core.cards import counts_of, deck
+from shengji.core.determinize import known_voids, state_from_view, unseen_cards
+from shengji.core.ruleset import PRESETS
+from shengji.core.state import DealState, Phase
+from shengji.core.views import view_for
+
+
+def mid_deal(name: str = "classic", seed: int = 4, plays: int = 30) -> DealState:
+    """A real deal, a few tricks into the play phase."""
+    seen: list[DealState] = []
+
+    def keep(_a, state, _e) -> None:  # type: ignore[no-untyped-def]
+        if state.deal.phase is Phase.PLAYING and not state.history:
+            seen.append(state.deal)
+
+    play_match(PRESETS[name], [RandomBot(i) for i in range(4)], seed=seed, deals=1,
+               on_action=keep)
+    return seen[min(plays, len(seen) - 1)]
+
+
+def swap_hidden(state: DealState, seat: int) -> DealState:
+    """The same deal as ``seat`` sees it, with two other seats' hands swapped where they can be
+    (same size, and no card breaks a shown void): the view must not change."""
+    other = [s for s in range(4) if s != seat]
+    a, b = other[0], other[2]
+    out = state._copy()
+    hands = list(state.hands)
+    hands[a], hands[b] = state.hands[b], state.hands[a]
+    out.hands = tuple(hands)
+    return out
+
+
+@pytest.mark.parametrize("name", ["classic", "three-deck", "two-color"])
+def test_a_world_keeps_what_the_seat_knows(name: str) -> None:
+    state = mid_deal(name)
+    seat = state.to_act
+    assert seat is not None
+    view = view_for(state, seat)
+    hands, kitty = sample_hidden(view, random.Random(1))
+    assert hands[seat] == list(state.hands[seat])
+    assert [sum(h) for h in hands] == list(state.hand_sizes)
+    pack = counts_of(deck(state.ruleset.decks))
+    held = [sum(h[k] for h in hands) for k in range(54)]
+    played = counts_of(view.played_cards)
+    assert [held[k] + played[k] + kitty.count(k) for k in range(54)] == pack
+    voids = known_voids(view)
+    ctx = view.ctx
+    assert ctx is not None
+    for s, suits in enumerate(voids):
+        if s != seat:
+            assert not any(hands[s][k] for k in range(54) if ctx.esuit[k] in suits)
+
+
+def test_the_sampler_reads_the_view_only() -> None:
+    state = mid_deal("classic", seed=9, plays=8)
+    seat = state.to_act
+    assert seat is not None
+    twin = swap_hidden(state, seat)
+    assert view_for(twin, seat) == view_for(state, seat) or (
+        view_for(twin, seat).hand_sizes != view_for(state, seat).hand_sizes
+    )
+    if view_for(twin, seat) != view_for(state, seat):
+        pytest.skip("the swapped hands differ in size here")
+    assert sample_hidden(view_for(state, seat), random.Random(7)) == sample_hidden(
+        view_for(twin, seat), random.Random(7)
+    )
+
+
+def test_a_world_with_the_true_cards_is_the_true_deal() -> None:
+    state = mid_deal("classic", seed=2, plays=21)
+    seat = state.to_act
+    assert seat is not None
+    view = view_for(state, seat)
+    world = state_from_view(view, state.hands, state.kitty)
+    for s in range(4):
+        assert view_for(world, s).hand == view_for(state, s).hand
+    assert world.to_act == state.to_act and world.trick == state.trick
+    action = state.legal_actions(seat).sample(random.Random(3))
+    assert world.is_legal(action) and state.is_legal(action)
+    assert len(unseen_cards(view)) == sum(state.hand_sizes) - state.hand_sizes[seat] + (
+        0 if view.kitty is not None else len(state.kitty)
+    )
+
+
+def test_search_plays_whole_deals_legally_and_deterministically() -> None:
+    def run() -> list[str]:
+        bots = [SearchBot(seed=i, samples=2, rollout="random") for i in range(4)]
+        _, record = play_match(PRESETS["one-deck"], bots, seed=5, deals=1)
+        return record.actions
+
+    assert run() == run()
+
+
+def test_deal_value_is_signed_by_side() -> None:
+    state, _ = play_match(PRESETS["one-deck"], [RandomBot(i) for i in range(4)], seed=1,
+                          deals=1)
+    res = state.history[0].result
+    d = res.defenders[0]
+    a = next(s for s in range(4) if s not in res.defenders)
+    assert deal_value(res, d) == -deal_value(res, a) != 0
