@@ -7,6 +7,7 @@ True
 
 from __future__ import annotations
 
+import time
 from typing import Protocol, runtime_checkable
 
 from shengji.core.actions import Action
@@ -27,3 +28,20 @@ class Bot(Protocol):
     def choose(self, view: DealView, legal: LegalActions) -> Action | None:
         """The action to take (None only to decline a declaration while dealing)."""
         ...
+
+
+class TimedBot:
+    """Wraps a bot and appends how long each decision took (seconds) to ``sink``."""
+
+    def __init__(self, bot: Bot, sink: list[float]) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.sink = sink
+
+    def choose(self, view: DealView, legal: LegalActions) -> Action | None:
+        """The wrapped bot's choice, timed."""
+        t = time.perf_counter()
+        try:
+            return self.bot.choose(view, legal)
+        finally:
+            self.sink.append(time.perf_counter() - t)

@@ -21,32 +21,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from shengji.bots.base import Bot
+from shengji.bots.base import Bot, TimedBot
 from shengji.bots.driver import play_match
 from shengji.bots.registry import make_bot
-from shengji.core.actions import Action
-from shengji.core.legal import LegalActions
 from shengji.core.match import team_of
 from shengji.core.ruleset import Ruleset
-from shengji.core.views import DealView
 
 Z95 = 1.959964
-
-
-class _Timed:
-    """Wraps a bot and records how long each decision took (seconds)."""
-
-    def __init__(self, bot: Bot, sink: list[float]) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.sink = sink
-
-    def choose(self, view: DealView, legal: LegalActions) -> Action | None:
-        t = time.perf_counter()
-        try:
-            return self.bot.choose(view, legal)
-        finally:
-            self.sink.append(time.perf_counter() - t)
 
 
 @dataclass
@@ -81,7 +62,7 @@ def play_pair(ruleset: Ruleset, bot_a: str, bot_b: str, seed: int | str) -> Pair
             a_seat = team_of(k) == swap
             name = bot_a if a_seat else bot_b
             sink = times_a if a_seat else times_b
-            bots.append(_Timed(make_bot(name, f"{seed}.{swap}.{k}"), sink))
+            bots.append(TimedBot(make_bot(name, f"{seed}.{swap}.{k}"), sink))
         state, _ = play_match(ruleset, bots, f"dup.{seed}", deals=1, first_dealer=first)
         summary = state.history[0]
         res, change = summary.result, summary.result.change

@@ -26,33 +26,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from shengji.bots.base import Bot
+from shengji.bots.base import TimedBot
 from shengji.bots.driver import play_match
 from shengji.bots.registry import bot_factory, make_bot
-from shengji.core.actions import Action
 from shengji.core.errors import RulesetError
-from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState, team_of
 from shengji.core.ruleset import Ruleset, preset
-from shengji.core.views import DealView
 
 DEFAULT_DEALS = 100
 """Deals played when neither ``--deals`` nor ``--matches`` is given."""
 BUCKET = 20
 """Width of the attacker-points histogram buckets."""
-
-
-class _Counted:
-    """A bot wrapper that counts decisions (every ``choose`` call)."""
-
-    def __init__(self, bot: Bot, counter: list[int]) -> None:
-        self.bot = bot
-        self.name = bot.name
-        self.counter = counter
-
-    def choose(self, view: DealView, legal: LegalActions) -> Action | None:
-        self.counter[0] += 1
-        return self.bot.choose(view, legal)
 
 
 @dataclass
@@ -193,7 +177,7 @@ def run_arena(
     if matches is None and deals is None:
         deals = DEFAULT_DEALS
     stats = ArenaStats(ruleset.name, list(bots), seed)
-    counter = [0]
+    times: list[float] = []
     if record_dir is not None:
         record_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
@@ -210,7 +194,7 @@ def run_arena(
             cap = deals - stats.deals
         n += 1
         players = [
-            _Counted(make_bot(name, f"{seed}.{n}.{k}"), counter) for k, name in enumerate(bots)
+            TimedBot(make_bot(name, f"{seed}.{n}.{k}"), times) for k, name in enumerate(bots)
         ]
         state, record = play_match(ruleset, players, f"{seed}.{n}", deals=cap)
         stats.add_match(state)
@@ -219,7 +203,7 @@ def run_arena(
             path.write_text(record.to_json() + "\n", encoding="utf-8")
             stats.records.append(path)
     stats.seconds = time.perf_counter() - start
-    stats.decisions = counter[0]
+    stats.decisions = len(times)
     return stats
 
 

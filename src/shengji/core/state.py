@@ -178,42 +178,7 @@ FIELDS: tuple[str, ...] = (
 class DealState:
     """The whole state of one deal. Treat instances as immutable values."""
 
-    __slots__ = (
-        "_to_act",
-        "attacker_points",
-        "ctx",
-        "deal_no",
-        "dealer",
-        "deck",
-        "declaration",
-        "declared",
-        "declarer_first",
-        "defender_points",
-        "defenders",
-        "failed_seats",
-        "failed_throws",
-        "first_deal",
-        "hand_sizes",
-        "hands",
-        "kitty",
-        "kitty_holder",
-        "lead",
-        "leader",
-        "level",
-        "n_dealt",
-        "passes",
-        "phase",
-        "rebury_decl",
-        "result",
-        "ruleset",
-        "seed",
-        "stake",
-        "start",
-        "trick",
-        "tricks",
-        "trump",
-        "turn",
-    )
+    __slots__ = (*FIELDS, "_to_act")
 
     ruleset: Ruleset
     seed: int | str
