@@ -1,4 +1,4 @@
-"""The ``shengji`` command: ``judge``, ``demo``, ``arena`` and ``replay`` (more join as they land).
+"""The ``shengji`` command: ``judge``, ``demo``, ``arena``, ``replay`` and ``play``.
 
 >>> build_parser().parse_args(["replay", "game.json", "--lang", "zh"]).lang
 'zh'
@@ -29,10 +29,22 @@ def _arena(args: argparse.Namespace) -> int:
     return arena(args, sys.stdout, sys.stderr)
 
 
+def _play(args: argparse.Namespace) -> int:
+    from shengji.cli.play import play_command
+
+    return play_command(args, sys.stdin, sys.stdout, sys.stderr)
+
+
 def _replay(args: argparse.Namespace) -> int:
     from shengji.cli.replay import replay_command
 
     return replay_command(args, sys.stdout, sys.stderr)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from shengji.cli.serve import serve
+
+    return serve(args)
 
 
 def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -94,7 +106,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_demo)
     _add_arena(sub)
     _add_replay(sub)
+    _add_serve(sub)
+    _add_play(sub)
     return parser
+
+
+def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play deals yourself in the terminal against bots",
+        description="You take one seat; bots take the others. Type cards in notation.",
+    )
+    p.add_argument("--preset", default="classic", help="ruleset preset (default classic)")
+    p.add_argument("--options", default=None, help="ruleset overrides as a JSON object")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--bots", default="random", help="bot for the other seats (default random)")
+    p.add_argument("--deals", type=int, default=1, help="deals to play (default 1)")
+    p.add_argument("--seed", default="1", help="shuffle seed")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="narration language")
+    p.set_defaults(func=_play)
+
+
+def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from shengji.cli.serve import add_serve
+
+    add_serve(sub).set_defaults(func=_serve)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

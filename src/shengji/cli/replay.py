@@ -65,7 +65,7 @@ class _Deal:
     defenders: tuple[int, ...] = ()
 
 
-class _Printer:
+class Narrator:
     """Turns events into lines; prints only the lines of ``only`` (0-based) if given."""
 
     def __init__(self, out: TextIO, lang: str, start: MatchState, only: int | None) -> None:
@@ -209,7 +209,7 @@ def print_replay(
     Raises ``ReplayError`` if an action cannot be applied.
     """
     start = record.start()
-    printer = _Printer(out, lang, start, None if deal is None else deal - 1)
+    printer = Narrator(out, lang, start, None if deal is None else deal - 1)
     names = tr(lang, "comma").join(
         f"{printer.seat(s)}={name}" for s, name in enumerate(record.players)
     ) or "-"
