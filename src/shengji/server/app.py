@@ -1,0 +1,298 @@
+"""The FastAPI app factory: thin HTTP routes for players, rooms and games, and one WebSocket
+endpoint per room (``/ws/{code}``). See docs/protocol.md, "Server protocol".
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+from fastapi import FastAPI, Header, HTTPException, WebSocket
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from shengji.bots.registry import bot_factory, bot_names
+from shengji.core.ruleset import PRESETS
+from shengji.server import wire
+from shengji.server.bots_runner import BotRunner
+from shengji.server.lobby import Lobby, LobbyError
+from shengji.server.rooms import Conn, Room
+from shengji.server.settings import Settings
+from shengji.server.storage import Player, Store
+
+log = logging.getLogger("shengji.server")
+
+
+class NewPlayer(BaseModel):
+    """``POST /api/players``."""
+
+    name: str = Field(min_length=1, max_length=32)
+
+
+class NewRoom(BaseModel):
+    """``POST /api/rooms``."""
+
+    preset: str = "classic"
+    options: dict[str, Any] = Field(default_factory=dict)
+    private: bool = False
+    max_deals: int | None = None
+    bots: dict[int, str] = Field(default_factory=dict)
+    """Seats to fill with bots at once: ``{"1": "random"}``."""
+
+
+class TokenBucket:
+    """Per-connection rate limit: ``rate`` messages a second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        """Spend one token if there is one."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _room_json(room: Room) -> Any:
+    return msgspec.to_builtins(room.info())
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """A new server app; its lifespan opens the database and restores every room."""
+    settings = settings or Settings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(settings.resolved_database_url())
+        await store.start()
+        bots = BotRunner(settings.bot_mode, settings.bot_workers, settings.bot_budget_s)
+        lobby = Lobby(settings, store, bots)
+        n = await lobby.restore()
+        if n:
+            log.info("restored %d rooms", n)
+        app.state.store, app.state.lobby, app.state.bots = store, lobby, bots
+        try:
+            yield
+        finally:
+            await lobby.close()
+            bots.close()
+            await store.close()
+
+    app = FastAPI(title="shengji", version="1", lifespan=lifespan)
+    app.state.settings = settings
+
+    def lobby() -> Lobby:
+        lob: Lobby = app.state.lobby
+        return lob
+
+    def store() -> Store:
+        st: Store = app.state.store
+        return st
+
+    async def current_player(authorization: str | None) -> Player:
+        if not authorization or not authorization.lower().startswith("bearer "):
+            raise HTTPException(401, "send Authorization: Bearer <token>")
+        player = await store().player_by_token(authorization[7:].strip())
+        if player is None:
+            raise HTTPException(401, "unknown token")
+        return player
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True, "rooms": len(lobby().rooms)}
+
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {"protocol": wire.VERSION, "presets": sorted(PRESETS), "bots": bot_names()}
+
+    @app.post("/api/players")
+    async def new_player(body: NewPlayer) -> dict[str, Any]:
+        player, token = await store().create_player(body.name.strip() or "guest")
+        return {"id": player.id, "name": player.name, "token": token}
+
+    @app.get("/api/me")
+    async def me(authorization: str | None = Header(default=None)) -> dict[str, Any]:
+        p = await current_player(authorization)
+        return {"id": p.id, "name": p.name}
+
+    @app.post("/api/rooms")
+    async def new_room(body: NewRoom, authorization: str | None = Header(default=None)) -> Any:
+        player = await current_player(authorization)
+        try:
+            for seat, name in body.bots.items():
+                bot_factory(name)
+                if not 0 <= seat < 16:
+                    raise LobbyError(f"bad seat {seat}")
+            room = await lobby().create(
+                player.id, body.preset, body.options, body.private, body.max_deals
+            )
+        except (LobbyError, ValueError) as e:
+            raise HTTPException(400, str(e)) from e
+        for seat, name in sorted(body.bots.items()):
+            if seat < len(room.seats):
+                room.add_bot(seat, name)
+        return _room_json(room)
+
+    @app.get("/api/rooms")
+    async def list_rooms() -> list[Any]:
+        return [_room_json(r) for r in lobby().open_rooms()]
+
+    @app.get("/api/rooms/{code}")
+    async def get_room(code: str) -> Any:
+        room = lobby().get(code)
+        if room is None:
+            raise HTTPException(404, "no such room")
+        return _room_json(room)
+
+    @app.get("/api/players/{pid}/games")
+    async def player_games(pid: str) -> dict[str, Any]:
+        player = await store().player(pid)
+        if player is None:
+            raise HTTPException(404, "no such player")
+        return {"player": pid, "name": player.name, "games": await store().games_of(pid)}
+
+    @app.get("/api/games/{gid}")
+    async def get_game(gid: int) -> Response:
+        record = await store().game(gid)
+        if record is None:
+            raise HTTPException(404, "no such game")
+        return Response(record, media_type="application/json")
+
+    @app.websocket("/ws/{code}")
+    async def ws_room(ws: WebSocket, code: str) -> None:
+        await _serve_socket(ws, code, lobby(), store(), settings)
+
+    return app
+
+
+async def _send_now(ws: WebSocket, msg: wire.ServerMsg) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_text(wire.encode(msg).decode())
+
+
+async def _writer(ws: WebSocket, conn: Conn) -> None:
+    try:
+        while True:
+            data = await conn.queue.get()
+            if data is None:
+                break
+            await ws.send_text(data.decode())
+    except Exception:
+        conn.open = False
+    finally:
+        with contextlib.suppress(Exception):
+            if ws.application_state is WebSocketState.CONNECTED:
+                await ws.close()
+
+
+def _frame(message: Any) -> str | bytes | None:
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    data = message.get("bytes")
+    return None if data is None else bytes(data)
+
+
+async def _serve_socket(
+    ws: WebSocket, code: str, lobby: Lobby, store: Store, settings: Settings
+) -> None:
+    await ws.accept()
+    room = lobby.get(code)
+    if room is None:
+        await _send_now(ws, wire.Error(seq=0, code="no-room", message="no such room"))
+        await ws.close(4404)
+        return
+    try:
+        first = await asyncio.wait_for(ws.receive(), 15)
+    except (TimeoutError, WebSocketDisconnect):
+        await ws.close(4408)
+        return
+    raw = _frame(first)
+    hello: wire.ClientMessage | None = None
+    if raw is not None and len(raw) <= settings.max_message_bytes:
+        with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
+            hello = wire.decode_client(raw)
+    if not isinstance(hello, wire.Hello):
+        await _send_now(
+            ws, wire.Error(seq=room.seq, code="hello-first", message="send hello first")
+        )
+        await ws.close(4400)
+        return
+    player = await store.player_by_token(hello.token)
+    if player is None:
+        await _send_now(ws, wire.Error(seq=room.seq, code="auth", message="unknown token"))
+        await ws.close(4401)
+        return
+    conn = Conn(player, settings.send_queue)
+    writer = asyncio.create_task(_writer(ws, conn))
+    await room.join(conn, hello.last_seq)
+    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
+    strikes = 0
+    try:
+        while conn.open:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = _frame(message)
+            if raw is None:
+                continue
+            if not bucket.take():
+                strikes += 1
+                if strikes > 100:
+                    break
+                conn.send(
+                    wire.encode(
+                        wire.Error(
+                            seq=room.seq,
+                            code="rate-limited",
+                            message="too many messages; slow down",
+                        )
+                    )
+                )
+                continue
+            if len(raw) > settings.max_message_bytes:
+                conn.send(
+                    wire.encode(
+                        wire.Error(
+                            seq=room.seq,
+                            code="too-big",
+                            message=f"messages are at most {settings.max_message_bytes} bytes",
+                        )
+                    )
+                )
+                continue
+            try:
+                msg = wire.decode_client(raw)
+            except (msgspec.DecodeError, msgspec.ValidationError) as e:
+                conn.send(
+                    wire.encode(wire.Error(seq=room.seq, code="bad-message", message=str(e)[:200]))
+                )
+                continue
+            if isinstance(msg, wire.Hello):
+                conn.send(
+                    wire.encode(
+                        wire.Error(seq=room.seq, code="bad-message", message="already said hello")
+                    )
+                )
+                continue
+            room.submit(conn, msg)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.gone(conn)
+        conn.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)

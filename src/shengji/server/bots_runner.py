@@ -1,0 +1,68 @@
+"""Bots think off the event loop (a thread or a process pool) within a time budget.
+
+A bot that is too slow, or fails, is replaced for that move by a random legal action
+(or no declaration while dealing), so a table never stalls. In process mode the bot
+object travels to the worker and back with its state (its random generator, say).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+from shengji.bots.base import Bot
+from shengji.core.actions import Action
+from shengji.core.state import DealState, Phase
+from shengji.core.views import view_for
+
+log = logging.getLogger("shengji.server.bots")
+
+
+def think(bot: Bot, deal: DealState, seat: int) -> tuple[Action | None, Bot]:
+    """The bot's choice for ``seat`` (runs in a worker), and the bot as it is after."""
+    legal = deal.legal_actions(seat)
+    if not legal:
+        return None, bot
+    return bot.choose(view_for(deal, seat), legal), bot
+
+
+def fallback(deal: DealState, seat: int, rng: random.Random) -> Action | None:
+    """A quick legal action when a bot did not answer in time (None while dealing)."""
+    if deal.phase is Phase.DEALING:
+        return None
+    legal = deal.legal_actions(seat)
+    return legal.sample(rng) if legal else None
+
+
+class BotRunner:
+    """Runs ``think`` in an executor with a budget."""
+
+    def __init__(self, mode: str = "thread", workers: int = 2, budget_s: float = 2.0) -> None:
+        self.mode = mode
+        self.budget_s = budget_s
+        self.executor: Executor = (
+            ProcessPoolExecutor(workers)
+            if mode == "process"
+            else ThreadPoolExecutor(workers, thread_name_prefix="shengji-bot")
+        )
+        self.rng = random.Random()
+        self.timeouts = 0
+
+    async def choose(self, bot: Bot, deal: DealState, seat: int) -> tuple[Action | None, Bot]:
+        """The bot's action (or the fallback), and the bot to keep using."""
+        loop = asyncio.get_running_loop()
+        fut = loop.run_in_executor(self.executor, think, bot, deal, seat)
+        try:
+            return await asyncio.wait_for(fut, self.budget_s)
+        except TimeoutError:
+            self.timeouts += 1
+            log.warning("bot %s at seat %d over its %.1fs budget", bot.name, seat, self.budget_s)
+        except Exception:
+            log.exception("bot %s at seat %d failed", bot.name, seat)
+        return fallback(deal, seat, self.rng), bot
+
+    def close(self) -> None:
+        """Stop the workers (running thinks are abandoned)."""
+        self.executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,120 @@
+"""The lobby: every room of this server by code; creates rooms and restores them on start.
+
+Room codes are ``secrets.token_urlsafe(12)`` (96 random bits): unguessable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any
+
+from shengji.core.ruleset import Ruleset, preset
+from shengji.server.bots_runner import BotRunner
+from shengji.server.rooms import Room
+from shengji.server.settings import Settings
+from shengji.server.storage import Store
+
+log = logging.getLogger("shengji.server.lobby")
+
+
+class LobbyError(ValueError):
+    """A room that cannot be created (bad preset, options or limits)."""
+
+
+class Lobby:
+    """Rooms by code, one task each."""
+
+    def __init__(self, settings: Settings, store: Store, bots: BotRunner) -> None:
+        self.settings = settings
+        self.store = store
+        self.bots = bots
+        self.rooms: dict[str, Room] = {}
+        self._lock = asyncio.Lock()
+
+    async def restore(self) -> int:
+        """Reload every open room from the database (matches replayed); returns the count."""
+        for stored in await self.store.load_rooms():
+            try:
+                room = Room.restore(
+                    rid=stored.id,
+                    code=stored.code,
+                    preset=stored.preset,
+                    ruleset=Ruleset.from_dict(stored.ruleset),
+                    seed=stored.seed,
+                    private=stored.private,
+                    max_deals=stored.max_deals,
+                    settings=self.settings,
+                    store=self.store,
+                    bots=self.bots,
+                    state=stored.state,
+                    last_seq=stored.last_seq,
+                    actions=stored.actions,
+                )
+            except Exception:
+                log.exception("room %s could not be restored", stored.code[:6])
+                continue
+            self.rooms[room.code] = room
+            room.start()
+        return len(self.rooms)
+
+    async def create(
+        self,
+        creator: str | None,
+        preset_name: str,
+        options: dict[str, Any] | None,
+        private: bool,
+        max_deals: int | None,
+    ) -> Room:
+        """A new room (its code is unguessable)."""
+        if len(self.rooms) >= self.settings.max_rooms:
+            raise LobbyError("the server has as many rooms as it may")
+        if max_deals is not None and max_deals < 1:
+            raise LobbyError("max_deals must be at least 1")
+        try:
+            ruleset = preset(preset_name, options or None)
+        except (ValueError, TypeError) as e:
+            raise LobbyError(str(e)) from e
+        if ruleset.partnership != "fixed":
+            raise LobbyError("only fixed partnerships are played by this server")
+        code = secrets.token_urlsafe(12)
+        seed = secrets.token_hex(8)
+        room = Room(
+            rid=0,
+            code=code,
+            preset=preset_name,
+            ruleset=ruleset,
+            seed=seed,
+            private=private,
+            max_deals=max_deals,
+            settings=self.settings,
+            store=self.store,
+            bots=self.bots,
+        )
+        room.rid = await self.store.create_room(
+            code,
+            preset_name,
+            ruleset.to_dict(),
+            seed,
+            private,
+            max_deals,
+            creator,
+            room.room_state(),
+        )
+        self.rooms[code] = room
+        room.start()
+        return room
+
+    def get(self, code: str) -> Room | None:
+        """The room with this code."""
+        return self.rooms.get(code)
+
+    def open_rooms(self) -> list[Room]:
+        """Public rooms, newest first."""
+        return [r for r in reversed(self.rooms.values()) if not r.private]
+
+    async def close(self) -> None:
+        """Stop every room."""
+        for room in list(self.rooms.values()):
+            await room.stop()

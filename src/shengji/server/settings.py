@@ -1,0 +1,64 @@
+"""The server's one settings object: command-line flags over ``SHENGJI_*`` environment
+variables over defaults.
+
+>>> s = Settings(data_dir="/tmp/sj")
+>>> s.resolved_database_url()
+'sqlite+aiosqlite:////tmp/sj/shengji.db'
+>>> Settings(deal_pacing_s=0).deal_pacing_s
+0.0
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    """Everything the server can be told (env: ``SHENGJI_HOST``, ``SHENGJI_PORT`` ...)."""
+
+    model_config = SettingsConfigDict(env_prefix="SHENGJI_", extra="ignore")
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    data_dir: str = "./shengji-data"
+    """Where the SQLite file lives (unless ``database_url`` says otherwise)."""
+    database_url: str | None = None
+    """SQLAlchemy async URL; default ``sqlite+aiosqlite:///<data_dir>/shengji.db``.
+    PostgreSQL: ``postgresql+asyncpg://user:pw@host/db`` (install the ``postgres`` extra)."""
+
+    deal_pacing_s: float = Field(default=0.15, ge=0)
+    """Seconds between two dealt cards (0: as fast as the log is written)."""
+    bot_delay_s: float = Field(default=0.6, ge=0)
+    """A bot's move is shown no sooner than this after its turn began (0 in tests)."""
+    bot_budget_s: float = Field(default=2.0, gt=0)
+    """Think-time budget: a bot that is slower gets a random legal move instead."""
+    bot_mode: Literal["thread", "process"] = "thread"
+    """Where bots think: a thread pool, or a process pool (for CPU-heavy bots)."""
+    bot_workers: int = Field(default=2, ge=1)
+    deal_end_pause_s: float = Field(default=3.0, ge=0)
+    """Pause after a deal ends so players can read the summary."""
+    seat_grace_s: float = Field(default=30.0, ge=0)
+    """A disconnected player's seat is played by a bot after this many seconds."""
+    substitute_bot: str = "random"
+    """Registry name of the bot that stands in for an absent player."""
+
+    log_size: int = Field(default=1024, ge=16)
+    """Messages kept per room for reconnecting clients (older: a snapshot instead)."""
+    max_message_bytes: int = Field(default=4096, ge=256)
+    rate_per_s: float = Field(default=20.0, gt=0)
+    """Per-connection message rate (token bucket refill)."""
+    rate_burst: int = Field(default=40, ge=1)
+    send_queue: int = Field(default=4096, ge=16)
+    """Messages queued for one slow client before it is disconnected."""
+    max_rooms: int = Field(default=10000, ge=1)
+    log_level: str = "info"
+
+    def resolved_database_url(self) -> str:
+        """The database URL to use."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite+aiosqlite:///{Path(self.data_dir).absolute() / 'shengji.db'}"

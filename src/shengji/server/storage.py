@@ -1,0 +1,368 @@
+"""Persistence: SQLAlchemy 2 async models and one repository.
+
+Tables: ``players`` (guest name + hash of the session token), ``rooms`` (ruleset, seed and
+seating), ``room_log`` (every sequenced room message, game actions among them, written
+before it is broadcast), ``games`` (finished matches as GameRecord JSON) and
+``game_players``. Writes go through one writer task that commits whatever is queued in one
+transaction (group commit), so a busy server pays one commit for many tables.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import secrets
+import time
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Boolean,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    """Declarative base of the server's tables."""
+
+
+class PlayerRow(Base):
+    """A guest player: a name and the hash of the token its client holds."""
+
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class RoomRow(Base):
+    """A room: what it plays and (in ``state``) who sits where, as JSON."""
+
+    __tablename__ = "rooms"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    code: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    preset: Mapped[str] = mapped_column(String(32))
+    ruleset: Mapped[str] = mapped_column(Text)
+    seed: Mapped[str] = mapped_column(String(64))
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    max_deals: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    state: Mapped[str] = mapped_column(Text)
+    closed: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[float] = mapped_column(Float)
+
+
+class LogRow(Base):
+    """One sequenced room message; ``kind`` ``action`` rows are replayed on restart."""
+
+    __tablename__ = "room_log"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    seq: Mapped[int] = mapped_column(Integer)
+    match_no: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    data: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+    __table_args__ = (Index("ix_room_log_room_match", "room_id", "match_no", "kind"),)
+
+
+class GameRow(Base):
+    """A finished match as a GameRecord JSON document."""
+
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    match_no: Mapped[int] = mapped_column(Integer)
+    record: Mapped[str] = mapped_column(Text)
+    finished: Mapped[float] = mapped_column(Float)
+
+
+class GamePlayerRow(Base):
+    """Which player sat where in a game."""
+
+    __tablename__ = "game_players"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(String(32), index=True)
+
+
+def hash_token(token: str) -> str:
+    """What is stored of a session token (never the token itself)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Player:
+    """A player as the server knows it."""
+
+    id: str
+    name: str
+
+
+@dataclass
+class StoredRoom:
+    """A room row plus what restoring it needs from the log."""
+
+    id: int
+    code: str
+    preset: str
+    ruleset: dict[str, Any]
+    seed: str
+    private: bool
+    max_deals: int | None
+    state: dict[str, Any]
+    last_seq: int
+    actions: list[str]
+    """Action texts of the current match, in order."""
+
+
+_Op = tuple[str, dict[str, Any]]
+
+
+class Store:
+    """The repository. ``start()`` creates the schema and the writer task."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        u = make_url(url)
+        self.sqlite = u.get_backend_name() == "sqlite"
+        if self.sqlite and u.database and u.database != ":memory:":
+            Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+        self.engine: AsyncEngine = create_async_engine(url)
+        if self.sqlite:
+            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._queue: asyncio.Queue[tuple[_Op, asyncio.Future[None]]] = asyncio.Queue()
+        self._writer: asyncio.Task[None] | None = None
+        self.commits = 0
+
+    async def start(self) -> None:
+        """Create missing tables and start the group-commit writer."""
+        async with self.engine.begin() as conn:
+            await conn.run_sync(Base.metadata.create_all)
+        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+
+    async def close(self) -> None:
+        """Flush queued writes, stop the writer, close the pool."""
+        if self._writer is not None:
+            while not self._queue.empty():
+                await asyncio.sleep(0.005)
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        await self.engine.dispose()
+
+    # ------------------------------------------------------------------ the writer
+
+    async def _write(self, op: str, values: dict[str, Any]) -> None:
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(((op, values), fut))
+        await fut
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < 512:
+                batch.append(self._queue.get_nowait())
+            try:
+                async with self.sessions.begin() as session:
+                    logs = [v for (op, v), _ in batch if op == "log"]
+                    if logs:
+                        await session.execute(insert(LogRow), logs)
+                    for (op, v), _ in batch:
+                        if op == "room":
+                            rid = v["id"]
+                            vals = {k: x for k, x in v.items() if k != "id"}
+                            await session.execute(
+                                update(RoomRow).where(RoomRow.id == rid).values(**vals)
+                            )
+                self.commits += 1
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_result(None)
+            except Exception as exc:  # the rooms waiting on it report the failure
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(exc)
+
+    async def log(
+        self,
+        room_id: int,
+        seq: int,
+        match_no: int,
+        kind: str,
+        data: str,
+        room_state: dict[str, Any] | None = None,
+    ) -> None:
+        """Append one room message (and the room's new seating, if given); returns once
+        committed."""
+        row = {
+            "room_id": room_id,
+            "seq": seq,
+            "match_no": match_no,
+            "kind": kind,
+            "data": data,
+            "at": time.time(),
+        }
+        if room_state is None:
+            await self._write("log", row)
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        fut2: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((("log", row), fut))
+        self._queue.put_nowait((("room", {"id": room_id, "state": json.dumps(room_state)}), fut2))
+        await fut
+        await fut2
+
+    # ------------------------------------------------------------------ players
+
+    async def create_player(self, name: str) -> tuple[Player, str]:
+        """A new guest and its session token (shown once)."""
+        token = secrets.token_urlsafe(32)
+        pid = uuid.uuid4().hex
+        async with self.sessions.begin() as s:
+            s.add(PlayerRow(id=pid, name=name, token_hash=hash_token(token), created=time.time()))
+        return Player(pid, name), token
+
+    async def player_by_token(self, token: str) -> Player | None:
+        """The player holding ``token``."""
+        async with self.sessions() as s:
+            row = (
+                await s.execute(select(PlayerRow).where(PlayerRow.token_hash == hash_token(token)))
+            ).scalar_one_or_none()
+        return None if row is None else Player(row.id, row.name)
+
+    async def player(self, pid: str) -> Player | None:
+        """A player by id."""
+        async with self.sessions() as s:
+            row = await s.get(PlayerRow, pid)
+        return None if row is None else Player(row.id, row.name)
+
+    # ------------------------------------------------------------------ rooms
+
+    async def create_room(
+        self,
+        code: str,
+        preset: str,
+        ruleset: dict[str, Any],
+        seed: str,
+        private: bool,
+        max_deals: int | None,
+        created_by: str | None,
+        state: dict[str, Any],
+    ) -> int:
+        """Insert a room; returns its id."""
+        async with self.sessions.begin() as s:
+            row = RoomRow(
+                code=code,
+                preset=preset,
+                ruleset=json.dumps(ruleset),
+                seed=seed,
+                private=private,
+                max_deals=max_deals,
+                created_by=created_by,
+                state=json.dumps(state),
+                closed=False,
+                created=time.time(),
+            )
+            s.add(row)
+            await s.flush()
+            return row.id
+
+    async def load_rooms(self) -> list[StoredRoom]:
+        """Every open room with the actions of its current match (for replay)."""
+        out: list[StoredRoom] = []
+        async with self.sessions() as s:
+            rows = (await s.execute(select(RoomRow).where(RoomRow.closed.is_(False)))).scalars()
+            for r in list(rows):
+                state = json.loads(r.state)
+                last = (
+                    await s.execute(select(func.max(LogRow.seq)).where(LogRow.room_id == r.id))
+                ).scalar_one_or_none()
+                acts = (
+                    await s.execute(
+                        select(LogRow.data)
+                        .where(
+                            LogRow.room_id == r.id,
+                            LogRow.match_no == int(state.get("match_no", 0)),
+                            LogRow.kind == "action",
+                        )
+                        .order_by(LogRow.id)
+                    )
+                ).scalars()
+                out.append(
+                    StoredRoom(
+                        r.id,
+                        r.code,
+                        r.preset,
+                        json.loads(r.ruleset),
+                        r.seed,
+                        r.private,
+                        r.max_deals,
+                        state,
+                        int(last or 0),
+                        list(acts),
+                    )
+                )
+        return out
+
+    # ------------------------------------------------------------------ games
+
+    async def save_game(
+        self, room_id: int, match_no: int, record: str, players: Sequence[tuple[int, str]]
+    ) -> int:
+        """Store a finished match; ``players`` are ``(seat, player_id)`` of the humans."""
+        async with self.sessions.begin() as s:
+            row = GameRow(room_id=room_id, match_no=match_no, record=record, finished=time.time())
+            s.add(row)
+            await s.flush()
+            for seat, pid in players:
+                s.add(GamePlayerRow(game_id=row.id, seat=seat, player_id=pid))
+            return row.id
+
+    async def games_of(self, player_id: str) -> list[dict[str, Any]]:
+        """The games a player sat in, newest first."""
+        async with self.sessions() as s:
+            rows = (
+                await s.execute(
+                    select(GameRow.id, GameRow.match_no, GameRow.finished, GamePlayerRow.seat)
+                    .join(GamePlayerRow, GamePlayerRow.game_id == GameRow.id)
+                    .where(GamePlayerRow.player_id == player_id)
+                    .order_by(GameRow.id.desc())
+                )
+            ).all()
+        return [{"id": r[0], "match_no": r[1], "finished": r[2], "seat": r[3]} for r in rows]
+
+    async def game(self, game_id: int) -> str | None:
+        """A game's record JSON."""
+        async with self.sessions() as s:
+            row = await s.get(GameRow, game_id)
+        return None if row is None else row.record
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()

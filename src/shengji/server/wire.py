@@ -1,0 +1,385 @@
+"""Wire messages (protocol version 1): msgspec Structs, JSON text frames, kept apart from
+core types. Every message is an object with ``t`` (its type) and ``v`` (the version);
+every server message also carries ``seq``, the room's sequence number (docs/protocol.md).
+
+Cards travel in the project's notation, several cards as one string: ``"SA SA SK"``.
+
+>>> decode_client(b'{"t":"act","v":1,"action":"play SA SA"}')
+Act(v=1, action='play SA SA')
+>>> encode(Pong(seq=3))
+b'{"t":"pong","v":1,"seq":3}'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import msgspec
+
+from shengji.core.bidding import Declaration
+from shengji.core.cards import RANKS, card_str, cards_str, trump_str
+from shengji.core.events import Event
+from shengji.core.state import DealResult
+from shengji.core.views import DealView
+
+VERSION = 1
+
+# --------------------------------------------------------------------------- client → server
+
+
+class ClientMsg(msgspec.Struct, tag_field="t", forbid_unknown_fields=True, kw_only=True):
+    """Base of the messages a client sends."""
+
+    v: int = VERSION
+
+
+class Hello(ClientMsg, tag="hello"):
+    """First message on a socket: who I am and the last ``seq`` I saw (to resume)."""
+
+    token: str
+    last_seq: int | None = None
+
+
+class Sit(ClientMsg, tag="sit"):
+    """Take an empty seat (or a seat a bot holds for nobody)."""
+
+    seat: int
+
+
+class Stand(ClientMsg, tag="stand"):
+    """Leave my seat and watch (between matches only)."""
+
+
+class AddBot(ClientMsg, tag="add_bot"):
+    """Seat a bot (registry name) in an empty seat."""
+
+    seat: int
+    bot: str = "random"
+
+
+class RemoveBot(ClientMsg, tag="remove_bot"):
+    """Take a bot out of its seat (between matches only)."""
+
+    seat: int
+
+
+class Ready(ClientMsg, tag="ready"):
+    """Ready (or not) for the next match; it starts when every seat is taken and ready."""
+
+    ready: bool = True
+
+
+class Act(ClientMsg, tag="act"):
+    """A game action for my own seat, without the seat: ``"play SA SA"``, ``"declare H2"``,
+    ``"pass"``, ``"bury S3 S4 ..."``."""
+
+    action: str
+
+
+class Hint(ClientMsg, tag="hint"):
+    """Ask for one legal action for my seat (提示)."""
+
+
+class Sync(ClientMsg, tag="sync"):
+    """Ask for a fresh snapshot."""
+
+
+class Chat(ClientMsg, tag="chat"):
+    """A chat line to the room."""
+
+    text: str
+
+
+class Nudge(ClientMsg, tag="nudge"):
+    """Remind the seat whose turn it is."""
+
+
+class Ping(ClientMsg, tag="ping"):
+    """Keep-alive; answered with ``pong``."""
+
+
+class Leave(ClientMsg, tag="leave"):
+    """Leave the room (a seat in a running match is played by a bot until retaken)."""
+
+
+ClientMessage = (
+    Hello
+    | Sit
+    | Stand
+    | AddBot
+    | RemoveBot
+    | Ready
+    | Act
+    | Hint
+    | Sync
+    | Chat
+    | Nudge
+    | Ping
+    | Leave
+)
+
+_client_decoder = msgspec.json.Decoder(ClientMessage)
+
+
+def decode_client(data: bytes | str) -> ClientMessage:
+    """Parse one client message; ``msgspec.ValidationError``/``DecodeError`` if malformed."""
+    msg: ClientMessage = _client_decoder.decode(data)
+    if msg.v != VERSION:
+        raise msgspec.ValidationError(f"unsupported protocol version {msg.v}; this is {VERSION}")
+    return msg
+
+
+# --------------------------------------------------------------------------- server → client
+
+
+class SeatInfo(msgspec.Struct, kw_only=True):
+    """Who sits in one seat."""
+
+    seat: int
+    kind: str
+    """``empty``, ``human`` or ``bot``."""
+    name: str | None = None
+    player: str | None = None
+    bot: str | None = None
+    ready: bool = False
+    connected: bool = False
+    substitute: bool = False
+    """A bot is playing for the absent human."""
+
+
+class RoomInfo(msgspec.Struct, kw_only=True):
+    """A room as the lobby and its members see it."""
+
+    code: str
+    preset: str
+    ruleset: dict[str, Any]
+    status: str
+    """``waiting`` (between matches) or ``playing``."""
+    match_no: int
+    max_deals: int | None
+    private: bool
+    seats: list[SeatInfo]
+    spectators: int
+
+
+class GameView(msgspec.Struct, kw_only=True):
+    """One seat's (or a spectator's, ``seat`` null) view of the current deal."""
+
+    seat: int | None
+    phase: str
+    level: str
+    deal_no: int
+    dealer: int | None
+    defenders: list[int]
+    trump: str | None
+    to_act: int | None
+    hand: str
+    hand_sizes: list[int]
+    declaration: dict[str, Any] | None
+    own_declaration: dict[str, Any] | None
+    kitty: str | None
+    kitty_holder: int | None
+    leader: int
+    trick: list[list[Any]]
+    tricks_done: int
+    last_trick: dict[str, Any] | None
+    attacker_points: int
+    stake: int
+    cards_dealt: int
+    result: dict[str, Any] | None
+    team_levels: list[str]
+    match_over: bool
+    winner: int | None
+
+
+class ServerMsg(msgspec.Struct, tag_field="t", kw_only=True):
+    """Base of the messages the server sends."""
+
+    v: int = VERSION
+    seq: int
+
+
+class Welcome(ServerMsg, tag="welcome"):
+    """Answer to ``hello``; ``resume`` true: the missed messages follow, else a snapshot."""
+
+    room: str
+    player: str
+    name: str
+    seat: int | None
+    resume: bool
+
+
+class Snapshot(ServerMsg, tag="snapshot"):
+    """The whole room and game as this client may see it."""
+
+    room: RoomInfo
+    game: GameView | None
+    chat: list[dict[str, Any]]
+
+
+class Update(ServerMsg, tag="update"):
+    """An accepted game action: the events this client may see, and who moves next."""
+
+    events: list[dict[str, Any]]
+    phase: str
+    to_act: int | None
+    deal_no: int
+    match_no: int
+    team_levels: list[str]
+
+
+class RoomUpdate(ServerMsg, tag="room"):
+    """Seats, bots, readiness or status changed."""
+
+    room: RoomInfo
+
+
+class ChatLine(ServerMsg, tag="chat"):
+    """A chat line (``seat`` null: a spectator)."""
+
+    player: str
+    name: str
+    seat: int | None
+    text: str
+
+
+class NudgeMsg(ServerMsg, tag="nudge"):
+    """``by`` reminds seat ``to`` that it is their turn."""
+
+    by: str
+    to: int
+
+
+class Presence(ServerMsg, tag="presence"):
+    """Who is connected now (not logged: ``seq`` is the current one)."""
+
+    players: list[dict[str, Any]]
+
+
+class HintMsg(ServerMsg, tag="hint"):
+    """A legal action for your seat (null if you have none)."""
+
+    action: str | None
+
+
+class MatchOver(ServerMsg, tag="match_over"):
+    """A match ended; its record is ``GET /api/games/{game}``."""
+
+    game: int
+    result: dict[str, Any]
+
+
+class Error(ServerMsg, tag="error"):
+    """A refused message: nothing changed."""
+
+    code: str
+    message: str
+
+
+class Pong(ServerMsg, tag="pong"):
+    """Answer to ``ping``."""
+
+
+_encoder = msgspec.json.Encoder()
+
+
+def encode(msg: ServerMsg) -> bytes:
+    """A server message as JSON bytes."""
+    return _encoder.encode(msg)
+
+
+# --------------------------------------------------------------------------- core → wire
+
+_CARD_LISTS = frozenset({"cards", "attempted", "forced", "last_winning_cards"})
+_CARDS = frozenset({"card", "turned"})
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
+def _value(name: str, v: Any) -> Any:
+    if name in _CARD_LISTS:
+        return cards_str(v)
+    if name in _CARDS:
+        return None if v is None else card_str(v)
+    if name == "trump":
+        return None if v is None else trump_str(v)
+    if name == "level":
+        return RANKS[v]
+    return v
+
+
+def render_event(event: Event) -> dict[str, Any]:
+    """A core event as a wire object: ``{"type": "played", "seat": 2, "cards": "SA SA"}``."""
+    out: dict[str, Any] = {"type": _snake(type(event).__name__)}
+    for f in dataclasses.fields(event):
+        if f.name != "audience":
+            out[f.name] = _value(f.name, getattr(event, f.name))
+    return out
+
+
+def render_declaration(d: Declaration | None) -> dict[str, Any] | None:
+    """A declaration as a wire object."""
+    if d is None:
+        return None
+    return {"seat": d.seat, "cards": cards_str(d.cards), "trump": trump_str(d.trump)}
+
+
+def render_result(r: DealResult | None) -> dict[str, Any] | None:
+    """A finished deal's result as a wire object."""
+    if r is None:
+        return None
+    return {
+        "attacker_points": r.attacker_points,
+        "kitty_points": r.kitty_points,
+        "kitty_multiplier": r.kitty_multiplier,
+        "kitty_gain": r.kitty_gain,
+        "last_winner": r.last_winner,
+        "defender_levels": r.change.defender_levels,
+        "attacker_levels": r.change.attacker_levels,
+        "attackers_take_over": r.change.attackers_take_over,
+        "stake": r.stake,
+    }
+
+
+def render_view(
+    view: DealView, team_levels: list[str], match_over: bool, winner: int | None
+) -> GameView:
+    """A core view as a wire ``GameView`` (never more than the view holds)."""
+    last = view.tricks[-1] if view.tricks else None
+    return GameView(
+        seat=view.seat,
+        phase=view.phase.value,
+        level=RANKS[view.level],
+        deal_no=view.deal_no,
+        dealer=view.dealer,
+        defenders=list(view.defenders),
+        trump=None if view.trump is None else trump_str(view.trump),
+        to_act=view.to_act,
+        hand=cards_str(view.hand),
+        hand_sizes=list(view.hand_sizes),
+        declaration=render_declaration(view.declaration),
+        own_declaration=render_declaration(view.own_declaration),
+        kitty=None if view.kitty is None else cards_str(view.kitty),
+        kitty_holder=view.kitty_holder,
+        leader=view.leader,
+        trick=[[seat, cards_str(cards)] for seat, cards in view.trick],
+        tricks_done=len(view.tricks),
+        last_trick=None
+        if last is None
+        else {
+            "leader": last.leader,
+            "plays": [[seat, cards_str(cards)] for seat, cards in last.plays],
+            "winner": last.winner,
+            "points": last.points,
+        },
+        attacker_points=view.attacker_points,
+        stake=view.stake,
+        cards_dealt=view.cards_dealt,
+        result=render_result(view.result),
+        team_levels=team_levels,
+        match_over=match_over,
+        winner=winner,
+    )
