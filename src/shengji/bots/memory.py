@@ -1,0 +1,120 @@
+"""Card memory for a bot: what was played, what is still unseen, who is void.
+
+Everything comes from one seat's ``DealView``: the played cards (``view.tricks`` and the
+trick on the table), the seat's own hand and, for the seat that buried it, the kitty.
+*Unseen* cards are in the other hands or in the hidden kitty. A seat that did not follow
+the led suit is void in it; a seat that answered a pair lead without a pair holds no pair
+of that suit any more.
+
+>>> from shengji.core.cards import parse_cards as p, counts_of
+>>> from shengji.core.order import context
+>>> m = Memory(context(8, 1), decks=1, players=4, seat=0)
+>>> m.add_trick([(1, tuple(p("S3"))), (2, tuple(p("D4"))), (3, tuple(p("S5"))), (0, p("SA"))])
+>>> m.set_hand(counts_of(p("SK")))
+>>> sorted(m.voids[2]), m.unseen[p("SA")[0]], m.is_boss(p("SK")[0])
+([0], 0, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from shengji.core.order import TRUMP, TrumpContext
+from shengji.core.units import PosCounts, best_placement_top, pos_counts_from_hand
+
+Plays = Sequence[tuple[int, Sequence[int]]]
+"""A trick's plays in order: ``(seat, cards)``, the lead first."""
+
+
+class Memory:
+    """Played and unseen cards, known voids and pairless suits of one deal."""
+
+    def __init__(self, ctx: TrumpContext, decks: int, players: int, seat: int) -> None:
+        self.ctx = ctx
+        self.decks = decks
+        self.players = players
+        self.seat = seat
+        self.played = [0] * 54
+        self.unseen = [decks] * 54
+        self.voids: list[set[int]] = [set() for _ in range(players)]
+        self.pairless: list[set[int]] = [set() for _ in range(players)]
+        self.tricks_seen = 0
+        self._pc: dict[int, PosCounts] = {}
+
+    def copy(self) -> Memory:
+        """An independent copy (to add the trick on the table to)."""
+        m = Memory(self.ctx, self.decks, self.players, self.seat)
+        m.played = list(self.played)
+        m.voids = [set(v) for v in self.voids]
+        m.pairless = [set(v) for v in self.pairless]
+        m.tricks_seen = self.tricks_seen
+        return m
+
+    def set_hand(self, hand: Sequence[int], kitty: Sequence[int] = ()) -> None:
+        """Unseen = every copy less the played cards, ``hand`` and a kitty this seat saw."""
+        d, played = self.decks, self.played
+        self.unseen = [d - played[k] - hand[k] for k in range(54)]
+        for c in kitty:
+            self.unseen[c] -= 1
+        self._pc.clear()
+
+    def add_trick(self, plays: Plays) -> None:
+        """Record the cards of a trick (finished or in progress) and what they reveal."""
+        es = self.ctx.esuit
+        lead = plays[0][1]
+        s = es[lead[0]]
+        n = len(lead)
+        lead_pairs = _pairs(lead, self.ctx)
+        for i, (seat, cards) in enumerate(plays):
+            for c in cards:
+                self.played[c] += 1
+            if i == 0:
+                continue
+            k = sum(1 for c in cards if es[c] == s)
+            if k < n:
+                self.voids[seat].add(s)
+                self.pairless[seat].add(s)
+            elif lead_pairs and _pairs([c for c in cards if es[c] == s], self.ctx) < lead_pairs:
+                self.pairless[seat].add(s)
+        self.tricks_seen += 1
+
+    # ------------------------------------------------------------------ queries
+
+    def suit_unseen(self, suit: int) -> int:
+        """How many unseen cards the effective suit still has."""
+        u = self.unseen
+        return sum([u[k] for k in self.ctx.suit_kinds[suit]])
+
+    def unseen_pc(self, suit: int) -> PosCounts:
+        """The unseen cards of a suit by position (cached until the next trick)."""
+        pc = self._pc.get(suit)
+        if pc is None:
+            pc = self._pc[suit] = pos_counts_from_hand(self.unseen, suit, self.ctx)
+        return pc
+
+    def top_unseen(self, suit: int, width: int = 1, length: int = 1) -> int:
+        """Top position of the highest unseen unit of this shape, or -1."""
+        if width == 1 and length == 1:
+            pc = self.unseen_pc(suit)
+            for p in range(len(pc) - 1, -1, -1):
+                if pc[p]:
+                    return p
+            return -1
+        return best_placement_top(self.unseen_pc(suit), (width, length))
+
+    def is_boss(self, kind: int) -> bool:
+        """Whether no unseen card of its suit ranks above this card."""
+        return self.top_unseen(self.ctx.esuit[kind]) <= self.ctx.pos[kind]
+
+    def trumps_out(self) -> int:
+        """Unseen trumps (in the other hands or the hidden kitty)."""
+        return self.suit_unseen(TRUMP)
+
+
+def _pairs(cards: Sequence[int], ctx: TrumpContext) -> int:
+    """Disjoint pairs among ``cards`` (two-colour faces count as identical)."""
+    seen: dict[int, int] = {}
+    for c in cards:
+        f = ctx.face[c]
+        seen[f] = seen.get(f, 0) + 1
+    return sum(v // 2 for v in seen.values())

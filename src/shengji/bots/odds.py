@@ -1,0 +1,103 @@
+"""Rough odds about the hidden hands, from a ``Memory`` and the public hand sizes.
+
+The unseen cards are treated as dealt at random over the other hands and the hidden kitty,
+except that a seat known to be void in a suit holds none of it. ``beat_chance`` estimates
+whether a seat still to play can beat the best play of a trick.
+
+>>> from shengji.core.cards import parse_cards as p, counts_of
+>>> from shengji.core.order import context
+>>> from shengji.bots.memory import Memory
+>>> m = Memory(context(8, 1), decks=2, players=4, seat=0)
+>>> m.set_hand(counts_of(p("SA SA")))
+>>> o = Odds(m, sizes=(25, 25, 25, 25), hidden_kitty=8)
+>>> o.void(1, 0) < 0.01, o.higher(1, 0, 1, 1, m.ctx.pos[p("SA")[0]])
+(True, 0.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import comb
+
+from shengji.bots.memory import Memory
+from shengji.core.order import TRUMP
+from shengji.core.units import Unit, placements
+
+
+class Odds:
+    """Chance estimates for one decision (cached per question)."""
+
+    def __init__(self, mem: Memory, sizes: Sequence[int], hidden_kitty: int) -> None:
+        self.mem = mem
+        self.sizes = sizes
+        self.hidden_kitty = hidden_kitty
+        self._void: dict[tuple[int, int], float] = {}
+
+    def _pool(self, seat: int, suit: int) -> int:
+        """Cards that could hold the unseen cards of ``suit``: hands not void in it + kitty."""
+        m = self.mem
+        pool = self.hidden_kitty
+        for p in range(m.players):
+            if p != m.seat and suit not in m.voids[p]:
+                pool += self.sizes[p]
+        return max(pool, 1)
+
+    def share(self, seat: int, suit: int) -> float:
+        """Fraction of the unseen cards of ``suit`` a seat holds on average."""
+        if suit in self.mem.voids[seat]:
+            return 0.0
+        return min(1.0, self.sizes[seat] / self._pool(seat, suit))
+
+    def void(self, seat: int, suit: int) -> float:
+        """Chance that ``seat`` holds no card of ``suit``."""
+        key = (seat, suit)
+        got = self._void.get(key)
+        if got is not None:
+            return got
+        if suit in self.mem.voids[seat] or self.sizes[seat] == 0:
+            p = 1.0
+        else:
+            u = self.mem.suit_unseen(suit)
+            pool = self._pool(seat, suit)
+            p = 1.0
+            for j in range(min(self.sizes[seat], pool)):
+                if pool - j <= 0:
+                    break
+                p *= max(0.0, (pool - u - j) / (pool - j))
+                if p < 1e-4:
+                    p = 0.0
+                    break
+        self._void[key] = p
+        return p
+
+    def higher(self, seat: int, suit: int, width: int, length: int, top: int) -> float:
+        """Chance that ``seat`` holds a unit of this shape in ``suit`` above position ``top``."""
+        m = self.mem
+        if suit in m.voids[seat] or (width > 1 and suit in m.pairless[seat]):
+            return 0.0
+        q = self.share(seat, suit)
+        if q <= 0.0:
+            return 0.0
+        pc = m.unseen_pc(suit)
+        if width == 1 and length == 1:
+            c = sum(e[1] for p in range(top + 1, len(pc)) for e in pc[p])
+            return 1.0 - (1.0 - q) ** c if c else 0.0
+        miss = 1.0
+        for t, chain in placements(pc, width, length):
+            if t <= top:
+                break
+            hold = 1.0
+            for e in chain:
+                hold *= min(1.0, comb(e[1], width) * q**width)
+            miss *= 1.0 - hold
+        return 1.0 - miss
+
+    def has_shapes(self, seat: int, units: Sequence[Unit]) -> float:
+        """Chance that ``seat`` holds trumps forming every shape of ``units`` (a ruff)."""
+        if TRUMP in self.mem.voids[seat]:
+            return 0.0
+        p = 1.0 - self.void(seat, TRUMP)
+        for u in units:
+            if u.width > 1:
+                p *= self.higher(seat, TRUMP, u.width, u.length, -1)
+        return p

@@ -1,0 +1,215 @@
+"""One decision's outlook on the trick: who can still beat the best play, how likely the
+bot's side is to take the trick, and what the cards it would spend are worth later.
+
+A play is scored as ``(2·p − 1) · stake + CONTROL · p − cost``: ``p`` is the chance the
+bot's side takes the trick, ``stake`` the points in it (plus the kitty on the last trick),
+``cost`` the future worth of the cards spent (trumps, boss cards, broken pairs).
+
+>>> from shengji.core.cards import parse_cards as p, counts_of
+>>> from shengji.core.order import context
+>>> from shengji.bots.memory import Memory
+>>> ctx = context(8, 1)
+>>> m = Memory(ctx, decks=2, players=4, seat=0)
+>>> m.set_hand(counts_of(p("SA SA S3")))
+>>> v = card_values(m, counts_of(p("SA SA S3")))
+>>> v[p("SA")[0]] > v[p("S3")[0]]
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from shengji.bots.memory import Memory
+from shengji.bots.odds import Odds
+from shengji.core.cards import points, points_of
+from shengji.core.follow import Lead
+from shengji.core.order import TRUMP
+from shengji.core.ruleset import Ruleset
+from shengji.core.scoring import kitty_multiplier
+from shengji.core.tricks import dominant_component, trick_winner
+from shengji.core.units import best_placement_top, decompose, pos_counts, suit_of_play
+
+CONTROL = 2.0
+"""Worth of leading the next trick, in points."""
+PAIR_BREAK = 2.0
+"""Cost of splitting a pair (or wider tuple) of one's hand."""
+VOID_BONUS = 1.0
+"""Worth of emptying an off-suit while holding trumps (a future ruff)."""
+
+Plays = list[tuple[int, tuple[int, ...]]]
+
+
+def card_values(mem: Memory, hand: Sequence[int]) -> list[float]:
+    """Future worth of each card kind in ``hand``: trumps by rank, boss cards high."""
+    ctx = mem.ctx
+    vals = [0.0] * 54
+    for s in range(5):
+        kinds = ctx.suit_kinds[s]
+        if not any(hand[k] for k in kinds):
+            continue
+        pc = mem.unseen_pc(s)
+        npos = len(pc)
+        above = [0] * (npos + 1)
+        for p in range(npos - 1, -1, -1):
+            above[p] = above[p + 1] + sum(e[1] for e in pc[p])
+        for k in kinds:
+            if not hand[k]:
+                continue
+            p = ctx.pos[k]
+            a = above[p + 1]
+            rel = p / max(1, npos - 1)
+            if s == TRUMP:
+                vals[k] = 3.0 + 5.0 * rel + (1.5 if a == 0 else 0.0)
+            else:
+                vals[k] = 6.0 if a == 0 else 3.0 if a <= 2 else 2.0 * rel
+    return vals
+
+
+class Outlook:
+    """The trick as one seat sees it, for scoring candidate plays."""
+
+    def __init__(
+        self,
+        mem: Memory,
+        odds: Odds,
+        ruleset: Ruleset,
+        seat: int,
+        team: frozenset[int],
+        hand: Sequence[int],
+        lead: Lead | None,
+        plays: Plays,
+        sizes: Sequence[int],
+        kitty_points: float,
+        side_points: tuple[int, int],
+    ) -> None:
+        self.mem, self.odds, self.ruleset = mem, odds, ruleset
+        self.ctx = mem.ctx
+        self.seat, self.team, self.hand = seat, team, hand
+        self.lead, self.plays = lead, plays
+        players = ruleset.players
+        done = {s for s, _ in plays}
+        self.later = [
+            (seat + i) % players
+            for i in range(1, players)
+            if (seat + i) % players not in done
+        ]
+        self.vals = card_values(mem, hand)
+        unseen_n = sum(mem.unseen)
+        unseen_pts = sum(points(k) * mem.unseen[k] for k in range(54))
+        self.avg_points = unseen_pts / unseen_n if unseen_n else 0.0
+        self.sizes = sizes
+        self.kitty_points = kitty_points
+        self.side_points = side_points
+        face_counts: dict[int, int] = {}
+        for k in range(54):
+            if hand[k]:
+                f = self.ctx.face[k]
+                face_counts[f] = face_counts.get(f, 0) + hand[k]
+        self.face_counts = face_counts
+
+    # ------------------------------------------------------------------ chances
+
+    def beat(self, seat: int, lead: Lead, best: Sequence[int]) -> float:
+        """Chance that ``seat`` (still to play) can beat ``best``, the best play so far."""
+        odds, ctx = self.odds, self.ctx
+        s = lead.suit
+        best_suit = suit_of_play(best, ctx)
+        if lead.is_throw:
+            if s == TRUMP:
+                return 0.0
+            void = odds.void(seat, s)
+            if not void:
+                return 0.0
+            if best_suit != TRUMP:
+                return void * odds.has_shapes(seat, lead.units)
+            dom = dominant_component(lead.units)
+            top = best_placement_top(pos_counts(best, TRUMP, ctx), dom)
+            return void * odds.higher(seat, TRUMP, dom[0], dom[1], top)
+        w, length = lead.units[0].shape
+        top = ctx.pos[best[0]] if len(best) == 1 else decompose(best, ctx)[0].top
+        if best_suit == s:
+            p = odds.higher(seat, s, w, length, top)
+            if s != TRUMP:
+                v = odds.void(seat, s)
+                if v:
+                    p += v * odds.has_shapes(seat, lead.units)
+            return min(1.0, p)
+        return odds.void(seat, s) * odds.higher(seat, TRUMP, w, length, top)
+
+    def side_wins(self, plays: Plays, lead: Lead) -> tuple[float, int]:
+        """``(chance the bot's side takes the trick, index of the best play so far)``."""
+        wi = trick_winner([c for _, c in plays], self.ctx, self.ruleset)
+        wseat, best = plays[wi]
+        done = {s for s, _ in plays}
+        later = [s for s in self.later if s not in done]
+        if wseat in self.team:
+            p = 1.0
+            for s in later:
+                if s not in self.team:
+                    p *= 1.0 - self.beat(s, lead, best)
+            return p, wi
+        for i, s in enumerate(later):
+            if s in self.team:
+                p = self.beat(s, lead, best)
+                for o in later[i + 1 :]:
+                    if o not in self.team:
+                        p *= 1.0 - 0.5 * self.beat(o, lead, best)
+                return p, wi
+        return 0.0, wi
+
+    # ------------------------------------------------------------------ worth
+
+    def cost(self, play: Sequence[int]) -> float:
+        """Future worth of the cards of ``play`` (pairs broken count extra)."""
+        vals, ctx = self.vals, self.ctx
+        c = sum(vals[k] for k in play)
+        used: dict[int, int] = {}
+        for k in play:
+            f = ctx.face[k]
+            used[f] = used.get(f, 0) + 1
+        for f, n in used.items():
+            held = self.face_counts.get(f, 0)
+            if held >= 2 and held - n == 1:
+                c += PAIR_BREAK
+        return c
+
+    def void_bonus(self, play: Sequence[int]) -> float:
+        """Bonus for emptying off-suits while trumps remain in hand."""
+        ctx, hand = self.ctx, self.hand
+        if not any(hand[k] for k in ctx.suit_kinds[TRUMP]):
+            return 0.0
+        bonus = 0.0
+        for s in {ctx.esuit[k] for k in play}:
+            if s == TRUMP:
+                continue
+            left = sum(hand[k] for k in ctx.suit_kinds[s]) - sum(
+                1 for k in play if ctx.esuit[k] == s
+            )
+            if left == 0:
+                bonus += VOID_BONUS
+        return bonus
+
+    def later_points(self, n: int, later: Sequence[int]) -> float:
+        """Points the seats still to play are expected to add."""
+        return n * self.avg_points * len(later)
+
+    def last_trick_bonus(self, lead_cards: Sequence[int]) -> float:
+        """What rides on the last trick besides its cards (the kitty, multiplied)."""
+        if self.sizes[self.seat] > len(lead_cards):
+            return 0.0
+        rs = self.ruleset
+        mult = kitty_multiplier(lead_cards, lead_cards, self.ctx, rs)
+        if rs.kitty_formula == "last-trick-transfer":
+            return mult * sum(self.side_points) / 2.0
+        return self.kitty_points * mult
+
+    def score(self, play: tuple[int, ...], lead: Lead, lead_cards: Sequence[int]) -> float:
+        """Worth of playing ``play`` now (as the lead or as a follow)."""
+        plays = [*self.plays, (self.seat, play)]
+        p, _wi = self.side_wins(plays, lead)
+        done = {s for s, _ in plays}
+        later = [s for s in self.later if s not in done]
+        stake = sum(points_of(c) for _, c in plays) + self.later_points(len(play), later)
+        stake += self.last_trick_bonus(lead_cards)
+        return (2 * p - 1) * stake + CONTROL * p - self.cost(play) + self.void_bonus(play)
