@@ -3,7 +3,7 @@
 >>> make_bot("random", seed=3).name
 'random'
 >>> bot_names()
-['random']
+['heuristic', 'random']
 """
 
 from __future__ import annotations
@@ -22,7 +22,13 @@ def _random(seed: int | str) -> Bot:
     return RandomBot(seed)
 
 
-BOTS: dict[str, BotFactory] = {"random": _random}
+def _heuristic(seed: int | str) -> Bot:
+    from shengji.bots.heuristic import HeuristicBot
+
+    return HeuristicBot(seed)
+
+
+BOTS: dict[str, BotFactory] = {"random": _random, "heuristic": _heuristic}
 """Registered bot factories by name."""
 
 

@@ -1,0 +1,97 @@
+"""Choosing trump (亮主, 反主, 反底) from hand strength.
+
+A trump suit's *strength* for a hand is its share of trumps, weighted by rank (jokers and
+level cards count most) with a bonus per pair. The bot declares the strongest suit it
+may, when that strength clears a bar that falls as more cards arrive; it overturns only a
+clearly worse suit (a partner's only by a wide margin), and 反底 only when very strong.
+
+>>> from shengji.core.cards import parse_cards as p, counts_of
+>>> from shengji.core.ruleset import PRESETS
+>>> hand = counts_of(p("H2 HA HK HQ HJ H9 H9 S3 C4"))
+>>> strength(hand, 0, 1, PRESETS["classic"]) > strength(hand, 0, 0, PRESETS["classic"])
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from shengji.core.actions import Action, Declare, Pass
+from shengji.core.bidding import make_declaration
+from shengji.core.order import TRUMP, context_for
+from shengji.core.ruleset import Ruleset
+from shengji.core.state import Phase
+from shengji.core.views import DealView
+
+MIN_CARDS = 5
+"""No declaration on fewer cards than this while dealing."""
+DEAL_BAR = (0.62, 0.46)
+"""Strength needed while dealing: at the first cards, and once all cards are in."""
+WINDOW_BAR = 0.40
+"""Strength needed in the window after the deal."""
+NOBODY_BAR = 0.30
+"""Strength enough to declare in the window when nobody has declared."""
+OVERTURN_MARGIN = 0.10
+PARTNER_MARGIN = 0.25
+REBURY_BAR = 0.62
+REBURY_MARGIN = 0.20
+
+
+def strength(hand: Sequence[int], level: int, trump: int, ruleset: Ruleset) -> float:
+    """Weighted trump share of ``hand`` if ``trump`` (a suit or NO_TRUMP) were trump."""
+    n = sum(hand)
+    if not n:
+        return 0.0
+    ctx = context_for(ruleset, level, trump)
+    kinds = ctx.suit_kinds[TRUMP]
+    top = max(ctx.pos[k] for k in kinds) or 1
+    total = 0.0
+    for k in kinds:
+        c = hand[k]
+        if c:
+            total += c * (1.0 + 0.6 * ctx.pos[k] / top) + (0.5 if c >= 2 else 0.0)
+    return total / n
+
+
+def choose_declaration(view: DealView, small: Sequence[Action]) -> Action | None:
+    """A declaration, a pass (in the window or 反底 round) or None (not now, while dealing)."""
+    rs, hand, seat = view.ruleset, view.hand_counts, view.seat
+    options = [a for a in small if isinstance(a, Declare)]
+    fallback = next((a for a in small if isinstance(a, Pass)), None)
+    if not options or seat is None:
+        return fallback
+    best: dict[int, tuple[int, Declare]] = {}
+    for a in options:
+        d = make_declaration(seat, a.cards, view.level, rs)
+        if d is not None and (d.trump not in best or d.count > best[d.trump][0]):
+            best[d.trump] = (d.count, a)
+    if not best:
+        return fallback
+    power = {t: strength(hand, view.level, t, rs) for t in best}
+    trump = max(power, key=lambda t: power[t])
+    mine = power[trump]
+    cur = view.declaration
+    if view.phase is Phase.REBURY:
+        here = strength(hand, view.level, cur.trump, rs) if cur else 0.0
+        ok = mine >= REBURY_BAR and mine - here >= REBURY_MARGIN
+        return best[trump][1] if ok else fallback
+    held = sum(hand)
+    if view.phase is Phase.DEALING:
+        if held < MIN_CARDS:
+            return None
+        progress = held / rs.hand_size
+        bar = DEAL_BAR[0] + (DEAL_BAR[1] - DEAL_BAR[0]) * progress
+    else:
+        bar = WINDOW_BAR if cur is not None else NOBODY_BAR
+    if cur is None:
+        return best[trump][1] if mine >= bar else fallback
+    here = strength(hand, view.level, cur.trump, rs)
+    if cur.seat == seat:
+        if trump == cur.trump or mine - here >= OVERTURN_MARGIN * 1.5:
+            return best[trump][1]  # reinforce (自保), or overturn oneself for a clearly better suit
+        return fallback
+    partner = rs.players == 4 and (cur.seat - seat) % 4 == 2
+    margin = PARTNER_MARGIN if partner else OVERTURN_MARGIN
+    if mine >= bar - 0.05 and mine - here >= margin:
+        return best[trump][1]
+    return fallback
