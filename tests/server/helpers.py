@@ -1,0 +1,126 @@
+"""A live server for tests (uvicorn on 127.0.0.1, a free port, in a thread) and a small
+synchronous WebSocket client with timeouts."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from shengji.server.app import create_app
+from shengji.server.settings import Settings
+
+Msg = dict[str, Any]
+
+
+def fast_settings(data_dir: str, **kw: Any) -> Settings:
+    """Settings for tests: no pacing, no bot delay."""
+    base: dict[str, Any] = {
+        "data_dir": data_dir,
+        "deal_pacing_s": 0.0,
+        "bot_delay_s": 0.0,
+        "deal_end_pause_s": 0.0,
+        "seat_grace_s": 60.0,
+        "rate_per_s": 1000.0,
+        "rate_burst": 1000,
+        "log_level": "warning",
+    }
+    base.update(kw)
+    return Settings(**base)
+
+
+@contextmanager
+def live_server(settings: Settings) -> Iterator[str]:
+    """Run the app on a free loopback port; yields its base URL (http://127.0.0.1:PORT)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(
+        create_app(settings), log_level="warning", ws="websockets-sansio", ws_max_size=1 << 20
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("server did not start")
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(15)
+        sock.close()
+
+
+def new_player(base: str, name: str) -> Msg:
+    """Register a guest: {id, name, token}."""
+    r = httpx.post(f"{base}/api/players", json={"name": name})
+    r.raise_for_status()
+    data: Msg = r.json()
+    return data
+
+
+def new_room(base: str, token: str, **body: Any) -> Msg:
+    """Create a room; returns its RoomInfo."""
+    r = httpx.post(f"{base}/api/rooms", json=body, headers={"Authorization": f"Bearer {token}"})
+    r.raise_for_status()
+    data: Msg = r.json()
+    return data
+
+
+class Client:
+    """One WebSocket client of a room; keeps every message it got and the last seq."""
+
+    def __init__(self, base: str, code: str, token: str, last_seq: int | None = None) -> None:
+        self._stack = ExitStack()
+        self.ws: ClientConnection = self._stack.enter_context(
+            connect(
+                base.replace("http://", "ws://") + f"/ws/{code}", open_timeout=10, max_queue=None
+            )
+        )
+        self.messages: list[Msg] = []
+        self.last_seq = 0
+        hello: Msg = {"t": "hello", "v": 1, "token": token}
+        if last_seq is not None:
+            hello["last_seq"] = last_seq
+        self.send(hello)
+        self.welcome = self.wait(lambda m: m["t"] in ("welcome", "error"))
+
+    def send(self, msg: Msg | str | bytes) -> None:
+        self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))
+
+    def recv(self, timeout: float = 10.0) -> Msg:
+        msg: Msg = json.loads(self.ws.recv(timeout=timeout))
+        self.messages.append(msg)
+        if "seq" in msg:
+            self.last_seq = max(self.last_seq, msg["seq"])
+        return msg
+
+    def wait(self, pred: Callable[[Msg], bool], timeout: float = 20.0) -> Msg:
+        """Receive until a message matches ``pred``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no matching message")
+            msg = self.recv(left)
+            if pred(msg):
+                return msg
+
+    def act(self, action: str) -> None:
+        self.send({"t": "act", "v": 1, "action": action})
+
+    def close(self) -> None:
+        self._stack.close()
