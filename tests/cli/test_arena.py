@@ -114,5 +114,5 @@ def test_non_numbers_are_refused_by_argparse(capsys: pytest.CaptureFixture[str])
 def test_registry() -> None:
     assert "random" in bot_names()
     assert make_bot("Random", seed=1).name == "random"
-    with pytest.raises(ValueError, match="unknown bot 'x'; known: random"):
+    with pytest.raises(ValueError, match="unknown bot 'x'; known: heuristic, random, search"):
         make_bot("x", seed=1)
