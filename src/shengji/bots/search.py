@@ -3,7 +3,8 @@
 For a decision in play it draws worlds consistent with its view (``sampler``), and for each
 candidate action plays the deal to its end with a fast rollout policy in every seat; it
 picks the candidate with the best mean deal value for its side (levels, then points).
-Other phases (declaring, burying) are left to its rollout policy. A time budget
+Other phases (declaring, burying) are left to the heuristic bot, whose choice is also
+always the first candidate. A time budget
 (``think_ms``) bounds each decision; ``samples`` fixes the number of worlds instead, which
 makes it deterministic for a seed.
 
@@ -77,9 +78,10 @@ class SearchBot:
         self.rng = random.Random(seed)
         self.think_ms = think_ms
         self.samples = samples
-        policy = rollout if rollout in BOTS else "random"
+        policy = "heuristic" if "heuristic" in BOTS else "random"
+        rollout = rollout if rollout in BOTS else policy
         self.policy: Bot = make_bot(policy, f"{seed}.policy")
-        self.players = [make_bot(policy, f"{seed}.rollout.{k}") for k in range(6)]
+        self.players = [make_bot(rollout, f"{seed}.rollout.{k}") for k in range(6)]
         self.last_worlds = 0
 
     def choose(self, view: DealView, legal: LegalActions) -> Action | None:
@@ -92,19 +94,24 @@ class SearchBot:
         totals = [0.0] * len(candidates)
         deadline = time.perf_counter() + self.think_ms / 1000
         worlds = 0
-        while True:
-            if self.samples is not None:
-                if worlds >= self.samples:
-                    break
-            elif worlds and time.perf_counter() >= deadline:
-                break
+        timed = self.samples is None
+        while not (self.samples is not None and worlds >= self.samples):
             hands, kitty = sample_hidden(view, self.rng)
-            for i, action in enumerate(candidates):
+            values = []
+            for action in candidates:
+                if timed and time.perf_counter() >= deadline:
+                    break  # a world only counts when every candidate was played in it
                 world = state_from_view(view, hands, kitty)
                 world.apply_in_place(action)
-                totals[i] += deal_value(rollout(world, self.players), view.seat)
+                values.append(deal_value(rollout(world, self.players), view.seat))
+            if len(values) < len(candidates):
+                break
+            for i, v in enumerate(values):
+                totals[i] += v
             worlds += 1
         self.last_worlds = worlds
+        if not worlds:
+            return candidates[0]  # no time for a single world: trust the policy
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
         return candidates[best]
 
