@@ -36,6 +36,8 @@ PAIR_BREAK = 2.0
 """Cost of splitting a pair (or wider tuple) of one's hand."""
 VOID_BONUS = 1.0
 """Worth of emptying an off-suit while holding trumps (a future ruff)."""
+RAISED = 0.5
+"""How much less likely a partner beats the trick once an opponent may have beaten it."""
 
 Plays = list[tuple[int, tuple[int, ...]]]
 
@@ -143,20 +145,18 @@ class Outlook:
         wseat, best = plays[wi]
         done = {s for s, _ in plays}
         later = [s for s in self.later if s not in done]
-        if wseat in self.team:
-            p = 1.0
-            for s in later:
-                if s not in self.team:
-                    p *= 1.0 - self.beat(s, lead, best)
-            return p, wi
-        for i, s in enumerate(later):
+        # Seats still to play, in order: an opponent may take the trick from the side, a
+        # partner may take it back (less likely once an opponent has raised the bar).
+        p = 1.0 if wseat in self.team else 0.0
+        raised = False
+        for s in later:
+            b = self.beat(s, lead, best)
             if s in self.team:
-                p = self.beat(s, lead, best)
-                for o in later[i + 1 :]:
-                    if o not in self.team:
-                        p *= 1.0 - 0.5 * self.beat(o, lead, best)
-                return p, wi
-        return 0.0, wi
+                p += (1.0 - p) * b * (RAISED if raised else 1.0)
+            else:
+                p *= 1.0 - b
+                raised = raised or b > 0.05
+        return p, wi
 
     # ------------------------------------------------------------------ worth
 
