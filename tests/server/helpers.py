@@ -9,11 +9,12 @@ import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from typing import Any
 
 import httpx
 import uvicorn
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from shengji.server.app import create_app
@@ -95,7 +96,8 @@ class Client:
         hello: Msg = {"t": "hello", "v": 1, "token": token}
         if last_seq is not None:
             hello["last_seq"] = last_seq
-        self.send(hello)
+        with suppress(ConnectionClosed):  # a refused room closes at once; read why below
+            self.send(hello)
         self.welcome = self.wait(lambda m: m["t"] in ("welcome", "error"))
 
     def send(self, msg: Msg | str | bytes) -> None:

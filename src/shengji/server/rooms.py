@@ -262,7 +262,8 @@ class Room:
         room.seats = [Seat(**s) for s in state.get("seats", [])] or room.seats
         room.status = str(state.get("status", "waiting"))
         room.match_no = int(state.get("match_no", 0))
-        room.seq = room.log_floor = last_seq
+        room.seq = last_seq
+        room.log_floor = last_seq + 1  # the log is gone: clients from before get a snapshot
         if room.status == "playing":
             m = MatchState.new(ruleset, room.match_seed())
             for text in actions:
