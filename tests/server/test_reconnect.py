@@ -28,21 +28,22 @@ def test_reconnect_mid_trick_resumes_from_the_last_seq(tmp_path: Path) -> None:
     with live_server(fast_settings(str(tmp_path), bot_delay_s=0.02)) as base:
         p, room, c = _start(base)
         # play until seat 0 has just played into a trick the others still have to finish
+        m = c.recv()
         while True:
-            m = c.recv()
             if m["t"] == "update" and m["to_act"] == 0 and m["phase"] != "dealing":
                 playing = m["phase"] == "playing"
                 _play_turn(c)
-                if not playing:
-                    continue
-                mine = c.wait(
-                    lambda m: (
-                        m["t"] == "update"
-                        and any(e["type"] == "played" and e["seat"] == 0 for e in m["events"])
+                if playing:
+                    m = c.wait(
+                        lambda m: (
+                            m["t"] == "update"
+                            and any(e["type"] == "played" and e["seat"] == 0 for e in m["events"])
+                        )
                     )
-                )
-                if not any(e["type"] == "trick_won" for e in mine["events"]):
-                    break
+                    if not any(e["type"] == "trick_won" for e in m["events"]):
+                        break
+                    continue  # seat 0 completed the trick (and may lead the next one)
+            m = c.recv()
         last = c.last_seq
         c.close()
         # the three bots finish the trick (and lead the next one) while seat 0 is away
