@@ -5,7 +5,7 @@ every server message also carries ``seq``, the room's sequence number (docs/prot
 Cards travel in the project's notation, several cards as one string: ``"SA SA SK"``.
 
 >>> decode_client(b'{"t":"act","v":1,"action":"play SA SA"}')
-Act(v=1, action='play SA SA')
+Act(action='play SA SA', v=1)
 >>> encode(Pong(seq=3))
 b'{"t":"pong","v":1,"seq":3}'
 """
