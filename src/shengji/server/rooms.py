@@ -485,7 +485,8 @@ class Room:
         if m is None or version != self.version or m.to_act != seat:
             return
         if not self.bot_controls(seat):
-            return  # the player came back while the bot was thinking
+            self.bot_version = -1  # the player came back while the bot was thinking
+            return
         if action is None or not m.deal.is_legal(action):
             if action is not None:
                 log.warning("room %s: bot move %s refused", self.code[:6], action)

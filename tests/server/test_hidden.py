@@ -1,0 +1,41 @@
+"""Hidden (4-deck) declarations while dealing reach only the declarer: no other client gets
+an event, nor even a new sequence number that would tell something happened."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
+
+
+def test_a_hidden_declaration_is_seen_by_the_declarer_only(tmp_path: Path) -> None:
+    with live_server(fast_settings(str(tmp_path), deal_pacing_s=0.01)) as base:
+        players = [new_player(base, f"p{i}") for i in range(5)]
+        room = new_room(base, players[0]["token"], preset="four-deck", max_deals=1)
+        clients = [Client(base, room["code"], p["token"]) for p in players]
+        for seat, c in enumerate(clients[:4]):
+            c.send({"t": "sit", "v": 1, "seat": seat})
+            c.send({"t": "ready", "v": 1})
+        me = clients[0]
+        declared = None
+        while declared is None:
+            m = me.recv()
+            if m["t"] == "update" and m["phase"] == "dealing":
+                if any(e["type"] == "declared" for e in m["events"]):
+                    declared = m
+                elif any(e["type"] == "card_dealt" for e in m["events"]):
+                    me.send({"t": "hint", "v": 1})
+            elif m["t"] == "hint" and m["action"] and m["action"].startswith("declare"):
+                me.act(m["action"])
+            assert m["t"] != "error" or m["code"] in ("bad-declaration", "wrong-phase"), m
+        # the declarer's own update reuses the current number
+        prior = [x["seq"] for x in me.messages if x["t"] == "update" and x is not declared]
+        assert declared["seq"] == max(prior)
+        for c in clients[1:]:
+            c.wait(lambda m: m["t"] == "update" and m["seq"] >= declared["seq"] + 3)
+            ups = [m for m in c.messages if m["t"] == "update"]
+            assert not any(e["type"] == "declared" for m in ups for e in m["events"])
+            seqs = [m["seq"] for m in c.messages if m["t"] in ("update", "room")]
+            assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
+        for c in clients:
+            c.close()
