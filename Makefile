@@ -16,7 +16,7 @@ setup-dev: $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 
 run: setup
-	$(BIN)/shengji demo
+	$(BIN)/shengji serve --data-dir ./shengji-data
 
 test: setup-dev
 	$(BIN)/python -m pytest -n 2
