@@ -26,12 +26,14 @@ from shengji.bots.base import Bot
 from shengji.bots.sampler import sample_hidden
 from shengji.core.actions import Action, Play
 from shengji.core.determinize import state_from_view
-from shengji.core.legal import LegalActions
+from shengji.core.legal import LegalActions, hand_units
 from shengji.core.state import DealResult, DealState, Phase
 from shengji.core.views import DealView, view_for
 
-MAX_CANDIDATES = 10
+MAX_CANDIDATES = 8
 """Candidates evaluated per decision (the policy's choice is always among them)."""
+MARGIN = 0.05
+"""Mean deal value another candidate must gain over the policy's choice to replace it."""
 
 
 def deal_value(result: DealResult, seat: int) -> float:
@@ -113,20 +115,38 @@ class SearchBot:
         if not worlds:
             return candidates[0]  # no time for a single world: trust the policy
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
+        if totals[best] - totals[0] < MARGIN * worlds:
+            best = 0  # leave the policy's choice only for a clear gain
         return candidates[best]
 
     def candidates(self, view: DealView, legal: LegalActions) -> list[Action]:
-        """The policy's choice first, then other distinct legal plays (up to a cap)."""
+        """The policy's choice first; for a lead, the best unit of each shape and suit; for a
+        follow, other distinct legal follows (up to ``MAX_CANDIDATES`` in all)."""
         first = self.policy.choose(view, legal)
         assert first is not None
         out: list[Action] = [first]
         seen = {_key(first)}
-        for action in legal:
-            if len(out) >= MAX_CANDIDATES:
-                break
-            if _key(action) not in seen:
+
+        def add(action: Action) -> None:
+            if len(out) < MAX_CANDIDATES and _key(action) not in seen:
                 seen.add(_key(action))
                 out.append(action)
+
+        ctx = view.ctx
+        if legal.kind == "lead" and ctx is not None and view.seat is not None:
+            best: dict[tuple[int, int, int], tuple[int, ...]] = {}
+            for unit in hand_units(list(view.hand_counts), ctx):
+                shape = (ctx.esuit[unit[0]], len(unit), len(set(unit)))
+                top = max(ctx.pos[c] for c in unit)
+                if shape not in best or top > max(ctx.pos[c] for c in best[shape]):
+                    best[shape] = unit
+            for shape in sorted(best, key=lambda sh: (-sh[1], sh[0])):
+                add(Play(view.seat, best[shape]))
+        else:
+            for action in legal:
+                if len(out) >= MAX_CANDIDATES:
+                    break
+                add(action)
         return out
 
 
