@@ -32,8 +32,10 @@ from shengji.core.views import DealView, view_for
 
 MAX_CANDIDATES = 8
 """Candidates evaluated per decision (the policy's choice is always among them)."""
-MARGIN = 0.05
-"""Mean deal value another candidate must gain over the policy's choice to replace it."""
+MARGIN = 0.25
+"""Mean deal value (levels) another candidate must gain over the policy's choice to win."""
+MIN_WORLDS = 6
+"""Worlds needed before the search may overrule the policy (fewer are mostly noise)."""
 
 
 def deal_value(result: DealResult, seat: int) -> float:
@@ -115,7 +117,7 @@ class SearchBot:
         if not worlds:
             return candidates[0]  # no time for a single world: trust the policy
         best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        if totals[best] - totals[0] < MARGIN * worlds:
+        if worlds < MIN_WORLDS or totals[best] - totals[0] < MARGIN * worlds:
             best = 0  # leave the policy's choice only for a clear gain
         return candidates[best]
 
