@@ -20,7 +20,7 @@ from itertools import combinations
 from shengji.core.cards import points
 from shengji.core.order import TRUMP, TrumpContext
 
-VOID_WORTH = 12.0
+VOID_WORTH = 20.0
 """Worth of an empty off-suit when burying."""
 
 

@@ -32,12 +32,22 @@ from shengji.core.units import best_placement_top, decompose, pos_counts, suit_o
 
 CONTROL = 2.0
 """Worth of leading the next trick, in points."""
-PAIR_BREAK = 2.0
+PAIR_BREAK = 3.0
 """Cost of splitting a pair (or wider tuple) of one's hand."""
 VOID_BONUS = 1.0
 """Worth of emptying an off-suit while holding trumps (a future ruff)."""
 RAISED = 0.5
 """How much less likely a partner beats the trick once an opponent may have beaten it."""
+TRUMP_WORTH = (3.0, 5.0, 1.5)
+"""A trump's worth: base, plus span x its rank share, plus a bonus when no unseen trump
+ranks above it."""
+END_CARDS = 4
+"""From this many cards in hand on, the top trump is kept for the last trick."""
+END_SHARE = 0.8
+"""Share of the last trick's stake (the kitty, doubled) added to the top trump's worth."""
+OFF_WORTH = (6.0, 3.0, 2.0)
+"""An off-suit card's worth: a boss, one with at most two unseen cards above it, and
+otherwise up to this much by rank."""
 
 Plays = list[tuple[int, tuple[int, ...]]]
 
@@ -62,9 +72,11 @@ def card_values(mem: Memory, hand: Sequence[int]) -> list[float]:
             a = above[p + 1]
             rel = p / max(1, npos - 1)
             if s == TRUMP:
-                vals[k] = 3.0 + 5.0 * rel + (1.5 if a == 0 else 0.0)
+                base, span, boss = TRUMP_WORTH
+                vals[k] = base + span * rel + (boss if a == 0 else 0.0)
             else:
-                vals[k] = 6.0 if a == 0 else 3.0 if a <= 2 else 2.0 * rel
+                boss, near, span = OFF_WORTH
+                vals[k] = boss if a == 0 else near if a <= 2 else span * rel
     return vals
 
 
@@ -103,12 +115,29 @@ class Outlook:
         self.sizes = sizes
         self.kitty_points = kitty_points
         self.side_points = side_points
+        self._keep_for_last()
         face_counts: dict[int, int] = {}
         for k in range(54):
             if hand[k]:
                 f = self.ctx.face[k]
                 face_counts[f] = face_counts.get(f, 0) + hand[k]
         self.face_counts = face_counts
+
+    def _keep_for_last(self) -> None:
+        """Near the end, an unbeatable top trump is worth the last trick (扣底 or its guard)."""
+        if self.sizes[self.seat] > END_CARDS:
+            return
+        if self.ruleset.kitty_formula == "last-trick-transfer":
+            stake = sum(self.side_points) / 2.0
+        else:
+            stake = 2.0 * self.kitty_points
+        ctx, hand = self.ctx, self.hand
+        trumps = [k for k in ctx.suit_kinds[TRUMP] if hand[k]]
+        if stake <= 0 or not trumps:
+            return
+        top = max(trumps, key=lambda k: ctx.pos[k])
+        if self.mem.top_unseen(TRUMP) < ctx.pos[top]:
+            self.vals[top] += END_SHARE * stake
 
     # ------------------------------------------------------------------ chances
 
