@@ -9,11 +9,13 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import msgspec
 from fastapi import FastAPI, Header, HTTPException, WebSocket
 from fastapi.responses import Response
+from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -27,6 +29,9 @@ from shengji.server.settings import Settings
 from shengji.server.storage import Player, Store
 
 log = logging.getLogger("shengji.server")
+
+WEB_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+"""The browser table (``shengji/web/static``), served at ``/``."""
 
 
 class NewPlayer(BaseModel):
@@ -175,6 +180,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def ws_room(ws: WebSocket, code: str) -> None:
         await _serve_socket(ws, code, lobby(), store(), settings)
 
+    if WEB_STATIC.is_dir():  # last: the routes above win
+        app.mount("/", StaticFiles(directory=WEB_STATIC, html=True), name="web")
     return app
 
 

@@ -43,6 +43,9 @@ log = logging.getLogger("shengji.server.rooms")
 
 # --------------------------------------------------------------------------- clients
 
+HINT_BOTS = ("random", "heuristic")
+"""Bots a client may ask for a hint (cheap ones: a hint never holds up the bot pool)."""
+
 
 class Conn:
     """One connected client: a player and its outgoing queue (drained by its socket)."""
@@ -53,6 +56,7 @@ class Conn:
         self.open = True
         self.seat: int | None = None
         self.last_nudge = -1e9
+        self.hinting = False
 
     def send(self, data: bytes) -> None:
         """Queue a message; a client too slow to keep up is disconnected."""
@@ -551,7 +555,9 @@ class Room:
         elif isinstance(msg, wire.Ping):
             conn.send(wire.encode(wire.Pong(seq=self.seq)))
         elif isinstance(msg, wire.Hint):
-            self._on_hint(conn)
+            self._on_hint(conn, msg.bot)
+        elif isinstance(msg, wire.Check):
+            self._on_check(conn, msg.actions)
         elif isinstance(msg, wire.Sync):
             conn.send(self._snapshot(conn.seat))
         elif isinstance(msg, wire.Sit):
@@ -588,7 +594,7 @@ class Room:
             return
         await self._apply(action, conn)
 
-    def _on_hint(self, conn: Conn) -> None:
+    def _on_hint(self, conn: Conn, bot: str | None = None) -> None:
         seat, m = conn.seat, self.match
         action: Action | None = None
         if seat is not None and m is not None and not m.is_over:
@@ -596,13 +602,49 @@ class Room:
             if legal:
                 if m.deal.phase is Phase.DEALING:
                     action = legal.small[0] if legal.small else None
+                elif bot:
+                    if bot not in HINT_BOTS:
+                        self._error(conn, "unknown-bot", f"hints come from {', '.join(HINT_BOTS)}")
+                        return
+                    if not conn.hinting:  # one at a time per connection
+                        conn.hinting = True
+                        adviser = make_bot(bot, f"{self.match_seed()}/hint/{seat}")
+                        self._spawn(self._bot_hint(conn, adviser, m, seat))
+                    return
                 else:
                     action = legal.sample(self.rng)
-        conn.send(
-            wire.encode(
-                wire.HintMsg(seq=self.seq, action=None if action is None else action_text(action))
-            )
-        )
+        self._send_hint(conn, action)
+
+    def _send_hint(self, conn: Conn, action: Action | None) -> None:
+        text = None if action is None else action_text(action)
+        conn.send(wire.encode(wire.HintMsg(seq=self.seq, action=text)))
+
+    async def _bot_hint(self, conn: Conn, adviser: Bot, m: MatchState, seat: int) -> None:
+        """A bot's suggestion for ``seat`` (thought off the loop, within the bot budget)."""
+        try:
+            action, _ = await self.bots.choose(adviser, m.deal, seat)
+        finally:
+            conn.hinting = False
+        self._send_hint(conn, action)
+
+    def _on_check(self, conn: Conn, actions: list[str]) -> None:
+        """Dry-run ``actions`` for the connection's seat; nothing changes."""
+        seat, m = conn.seat, self.match
+        results: list[dict[str, Any]] = []
+        for text in actions[:16]:
+            code: str | None = None
+            message: str | None = None
+            if seat is None:
+                code, message = "not-seated", "spectators cannot act"
+            elif m is None or self.status != "playing":
+                code, message = "wrong-phase", "no match is being played"
+            else:
+                try:
+                    m.apply(client_action(text, seat))
+                except ShengjiError as e:
+                    code, message = e.reason.value, e.message
+            results.append({"action": text, "ok": code is None, "code": code, "message": message})
+        conn.send(wire.encode(wire.Checked(seq=self.seq, results=results)))
 
     def _check_seat_no(self, conn: Conn, seat: int) -> bool:
         if not 0 <= seat < len(self.seats):

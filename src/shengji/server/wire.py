@@ -18,7 +18,7 @@ from typing import Any
 import msgspec
 
 from shengji.core.bidding import Declaration
-from shengji.core.cards import RANKS, card_str, cards_str, trump_str
+from shengji.core.cards import RANKS, card_str, cards_str, points, trump_str
 from shengji.core.events import Event
 from shengji.core.state import DealResult
 from shengji.core.views import DealView
@@ -78,7 +78,17 @@ class Act(ClientMsg, tag="act"):
 
 
 class Hint(ClientMsg, tag="hint"):
-    """Ask for one legal action for my seat (提示)."""
+    """Ask for one legal action for my seat (提示); ``bot`` (a registry name) picks it,
+    otherwise any legal action."""
+
+    bot: str | None = None
+
+
+class Check(ClientMsg, tag="check"):
+    """Dry run: would these actions for my seat be accepted now? Nothing changes; the
+    answer is ``checked``. At most 16 actions."""
+
+    actions: list[str]
 
 
 class Sync(ClientMsg, tag="sync"):
@@ -112,6 +122,7 @@ ClientMessage = (
     | Ready
     | Act
     | Hint
+    | Check
     | Sync
     | Chat
     | Nudge
@@ -191,6 +202,8 @@ class GameView(msgspec.Struct, kw_only=True):
     team_levels: list[str]
     match_over: bool
     winner: int | None
+    point_cards: str = ""
+    """Point cards (5, 10, K) in the tricks the attackers won so far."""
 
 
 class ServerMsg(msgspec.Struct, tag_field="t", kw_only=True):
@@ -261,6 +274,13 @@ class HintMsg(ServerMsg, tag="hint"):
     """A legal action for your seat (null if you have none)."""
 
     action: str | None
+
+
+class Checked(ServerMsg, tag="checked"):
+    """Answer to ``check``: per action ``{"action", "ok", "code", "message"}`` (``code``
+    and ``message`` say why not, as an ``error`` would)."""
+
+    results: list[dict[str, Any]]
 
 
 class MatchOver(ServerMsg, tag="match_over"):
@@ -349,6 +369,9 @@ def render_view(
 ) -> GameView:
     """A core view as a wire ``GameView`` (never more than the view holds)."""
     last = view.tricks[-1] if view.tricks else None
+    won = [
+        c for t in view.tricks if t.winner not in view.defenders for _, cs in t.plays for c in cs
+    ]
     return GameView(
         seat=view.seat,
         phase=view.phase.value,
@@ -382,4 +405,5 @@ def render_view(
         team_levels=team_levels,
         match_over=match_over,
         winner=winner,
+        point_cards=cards_str(sorted(c for c in won if points(c))),
     )
