@@ -35,6 +35,20 @@ def add_serve(
     return p
 
 
+def browser_url(host: str, port: int) -> str:
+    """Where to point a browser on this machine: ``browser_url("0.0.0.0", 8765)`` is
+    ``'http://127.0.0.1:8765/'``; an IPv6 address gets brackets.
+
+    >>> browser_url("::1", 80)
+    'http://[::1]:80/'
+    """
+    if host in ("", "0.0.0.0", "::"):
+        host = "127.0.0.1"
+    if ":" in host:
+        host = f"[{host}]"
+    return f"http://{host}:{port}/"
+
+
 def serve(args: argparse.Namespace) -> int:
     """Build the settings and run uvicorn until interrupted."""
     import uvicorn
@@ -56,6 +70,7 @@ def serve(args: argparse.Namespace) -> int:
         k: getattr(args, k) for k in keys if getattr(args, k, None) is not None
     }
     settings = Settings(**overrides)
+    print(f"open {browser_url(settings.host, settings.port)} in a browser", flush=True)
     uvicorn.run(
         create_app(settings),
         host=settings.host,
