@@ -276,7 +276,8 @@ function SeatPlate({ i, n }) {
   const cls = ["seat", `rel${p.rel}`, side, turn ? "turn" : "", me ? "mine" : "",
     g && g.defenders.includes(i) ? "defender" : "", !s.connected && s.kind === "human" ? "away" : ""]
     .join(" ");
-  const decl = g && g.declaration && g.declaration.seat === i && g.phase !== "playing" ? g.declaration : null;
+  const showDecl = g && ["dealing", "declaring", "rebury"].includes(g.phase);
+  const decl = showDecl && g.declaration && g.declaration.seat === i ? g.declaration : null;
   return html`<div class=${cls} style=${style} data-testid=${"seat-" + i}>
     <div class="plate">
       <span class="sname">${s.kind === "empty" ? t("seat.empty") : seatName(i)}</span>
@@ -409,6 +410,18 @@ function Hand() {
   }
   const playable = S.myTurn() && (g.phase === "playing" || g.phase === "burying");
   const rs = state.room.ruleset;
+  // while burying, mark the cards that came from the kitty
+  const fromKitty = new Set();
+  if (g.phase === "burying" && g.kitty && g.kitty_holder === state.seat) {
+    const left = splitCards(g.kitty);
+    for (let i = cards.length - 1; i >= 0 && left.length; i--) {
+      const k = left.indexOf(cards[i]);
+      if (k >= 0) {
+        left.splice(k, 1);
+        fromKitty.add(i);
+      }
+    }
+  }
   return html`<div class=${"hand" + (playable ? " active" : "")} ref=${ref} data-testid="hand"
       style=${`--cw:${cw}px`}>
     ${rows.map((row) => {
@@ -419,7 +432,8 @@ function Hand() {
           <${Card} card=${cards[i]} fourColor=${state.fourColor} testid=${"hand-" + i}
             trump=${isTrump(cards[i], g.level, g.trump || (g.declaration && g.declaration.trump), rs.permanent_twos)}
             selected=${state.selected.includes(i)}
-            onClick=${() => playable && S.toggleCard(i)} cls="hcard" />
+            onClick=${() => playable && S.toggleCard(i)}
+            cls=${"hcard" + (fromKitty.has(i) ? " fromkitty" : "")} />
         </div>`)}
       </div>`;
     })}

@@ -130,6 +130,7 @@ export function Card({ card, fourColor, trump, selected, onClick, cls, title, te
     <title>${title || card}</title>
     <rect x="0.5" y="0.5" width="59" height="83" rx="5" class="cbg" />
     ${trump ? html`<rect x="0.5" y="78" width="59" height="5.5" rx="2" class="ctrump" />` : null}
+    <circle cx="14" cy="40" r="4" class="cnew" />
     ${c.joker
       ? html`<${Joker} big=${c.joker === "BJ"} />`
       : html`<${Index} rank=${c.rank} suit=${c.suit} color=${color} />
