@@ -1,0 +1,42 @@
+"""The zh-CN and English catalogs of the browser table say the same things."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from shengji.bots.registry import bot_names
+from shengji.core.errors import Reason
+from shengji.core.ruleset import PRESETS
+
+STATIC = Path(__file__).resolve().parents[2] / "src" / "shengji" / "web" / "static"
+
+
+def _catalog(lang: str) -> dict[str, str]:
+    data: dict[str, str] = json.loads((STATIC / "i18n" / f"{lang}.json").read_text("utf-8"))
+    return data
+
+
+def test_both_catalogs_have_the_same_keys_and_placeholders() -> None:
+    en, zh = _catalog("en"), _catalog("zh-CN")
+    assert sorted(en) == sorted(zh), set(en) ^ set(zh)
+    for key in en:
+        assert en[key].strip() and zh[key].strip(), key
+        assert set(re.findall(r"\{(\w+)\}", en[key])) == set(re.findall(r"\{(\w+)\}", zh[key])), key
+
+
+def test_every_key_the_code_asks_for_is_in_the_catalogs() -> None:
+    en = _catalog("en")
+    code = "\n".join(p.read_text("utf-8") for p in STATIC.glob("*.js"))
+    used = set(re.findall(r"""\bt\(\s*"([\w.-]+)"\s*[,)]""", code))
+    used |= set(re.findall(r"""key: "([\w.-]+)\"""", code))
+    used.discard("key")  # the example in i18n.js
+    assert len(used) > 50
+    # keys made from game data: presets, bots, refusal reasons, suits, statuses
+    used |= {f"preset.{p}" for p in PRESETS} | {f"preset_desc.{p}" for p in PRESETS}
+    used |= {f"bot.{b}" for b in bot_names()}
+    used |= {f"reason.{r.value}" for r in Reason}
+    used |= {f"suit.{s}" for s in "SHDC"} | {"status.waiting", "status.playing"}
+    used |= {"action.play", "action.declare", "action.bury"}
+    assert sorted(used - set(en)) == []
