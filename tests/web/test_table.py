@@ -107,6 +107,15 @@ def test_two_people_and_two_bots_at_one_table(browser: Browser, site: str, artif
     b.get_by_test_id("ready").click()
     expect(a.get_by_test_id("hand")).to_be_visible()
     expect(b.get_by_test_id("hand")).to_be_visible()
+    # a third person watches: no hand, no buttons, and the players see them counted
+    c_ctx = browser.new_context(viewport=PHONE, locale="en-US")
+    c = c_ctx.new_page()
+    _no_page_errors(c, errors)
+    enter(c, site, "Watcher", path=f"/#/room/{code}")
+    expect(c.get_by_test_id("watching")).to_be_visible()
+    expect(c.get_by_test_id("felt")).to_be_visible()
+    expect(c.get_by_test_id("hand")).to_have_count(0)
+    expect(a.get_by_test_id("spectators")).to_contain_text("Spectators: 1")
 
     shot = {"zh": False}
 
@@ -122,9 +131,10 @@ def test_two_people_and_two_bots_at_one_table(browser: Browser, site: str, artif
     expect(b.get_by_test_id("summary")).to_contain_text("第 1 局结束")
     pa = a.get_by_test_id("summary-points").inner_text()
     assert pa == b.get_by_test_id("summary-points").inner_text()
+    expect(c.get_by_test_id("summary")).to_be_visible()
     assert errors == []
-    a_ctx.close()
-    b_ctx.close()
+    for ctx in (a_ctx, b_ctx, c_ctx):
+        ctx.close()
 
 
 def test_a_reload_mid_deal_returns_to_the_same_seat(
@@ -172,7 +182,7 @@ def test_phone_size_layout_in_chinese(browser: Browser, site: str, artifacts: Pa
     page.get_by_test_id("ready").click()
     expect(page.get_by_test_id("hand")).to_be_visible()
     play_until([page], lambda: state(page).get("done", 0) >= 2 and state(page).get("to") == 0)
-    page.get_by_test_id("hint").click()
+    page.keyboard.press("h")  # H = hint
     expect(page.get_by_test_id("play")).to_be_enabled()
     page.screenshot(path=artifacts / "table-390x844.png")
     # the hand fits the screen: no card sticks out to the right

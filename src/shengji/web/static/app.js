@@ -589,7 +589,7 @@ function Chat() {
         onInput=${(e) => setText(e.target.value)} />
       <button type="submit">${t("chat.send")}</button>
     </form>
-    <p class="muted small" data-testid="spectators">${t("chat.spectators", { n: state.room ? state.room.spectators : 0 })}${watchers.length ? ": " + watchers.map((p) => p.name).join(", ") : ""}</p>
+    <p class="muted small" data-testid="spectators">${t("chat.spectators", { n: watchers.length })}${watchers.length ? ": " + watchers.map((p) => p.name).join(", ") : ""}</p>
   </section>`;
 }
 

@@ -290,9 +290,12 @@ function onRoom(room) {
 
 /** A snapshot's game with the hand as a list and the last deal's extras. */
 function normalize(g) {
+  const hand = splitCards(g.hand);
+  const decl = g.declaration || g.own_declaration;
   return {
     ...g,
-    hand: splitCards(g.hand),
+    // the server orders the hand once trump is fixed; until then we group level cards
+    hand: g.trump ? hand : sortHand(hand, g.level, decl ? decl.trump : null),
     point_cards: splitCards(g.point_cards || ""),
     team_levels_before: g.team_levels,
   };
