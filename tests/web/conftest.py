@@ -28,7 +28,11 @@ ARGS = [
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 """Screenshots land here (git-ignored)."""
 
-HAVE_BROWSER = CHROMIUM.exists() and importlib.util.find_spec("playwright") is not None
+HAVE_PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
+HAVE_BROWSER = CHROMIUM.exists() and HAVE_PLAYWRIGHT
+
+collect_ignore = [] if HAVE_PLAYWRIGHT else ["table.py", "test_table.py"]
+"""Without playwright (no dev extras) the browser tests are not even imported."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

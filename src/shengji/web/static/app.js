@@ -401,12 +401,16 @@ function Hand() {
   const narrow = width < 560;
   const cw = narrow ? 50 : 70;
   const minStep = narrow ? 22 : 24;
-  let rows = [cards.map((c, i) => i)];
-  let step = cards.length > 1 ? Math.min(cw + 4, (width - cw - 8) / (cards.length - 1)) : cw;
-  if (step < minStep && cards.length > 1) {
-    const half = Math.ceil(cards.length / 2);
-    rows = [rows[0].slice(0, half), rows[0].slice(half)];
-    step = Math.min(cw + 4, (width - cw - 8) / Math.max(1, half - 1));
+  // one row if the cards fit with their corners readable, else two, three or four rows
+  const all = cards.map((c, i) => i);
+  let rows = [all];
+  let step = cw;
+  for (let r = 1; r <= 4; r++) {
+    const per = Math.ceil(cards.length / r);
+    step = per > 1 ? Math.min(cw + 4, (width - cw - 8) / (per - 1)) : cw;
+    rows = Array.from({ length: r }, (_, k) => all.slice(k * per, (k + 1) * per));
+    rows = rows.filter((row) => row.length);
+    if (step >= minStep) break;
   }
   const playable = S.myTurn() && (g.phase === "playing" || g.phase === "burying");
   const rs = state.room.ruleset;
