@@ -41,6 +41,8 @@ BOSS_LEAD_COST = 0.3
 """Share of a boss card's worth counted when it is led (cashing it is what it is for)."""
 TRUMP_DRAW = 2.5
 """Bonus for leading trump while long in trumps and opponents may still hold some."""
+LEAD_POINT_RISK = 0.8
+"""Extra cost per point of a lead that is not a boss (it may well be lost)."""
 FEED = 1.0
 """Point weight when choosing which cards to add: + avoids points, - feeds them."""
 
@@ -232,6 +234,8 @@ class HeuristicBot:
             bonus = 0.0
             if boss:
                 bonus += (1.0 - BOSS_LEAD_COST) * sum(o.vals[k] for k in c)
+            else:
+                bonus -= LEAD_POINT_RISK * points_of(c)
             if s == TRUMP and long_trump:
                 bonus += TRUMP_DRAW
             extra[c] = bonus

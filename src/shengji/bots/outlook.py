@@ -41,8 +41,12 @@ RAISED = 0.5
 TRUMP_WORTH = (3.0, 5.0, 1.5)
 """A trump's worth: base, plus span x its rank share, plus a bonus when no unseen trump
 ranks above it."""
+LATER_SHARE = 1.0
+"""Share of the average points per card that each seat still to play is expected to add."""
 END_CARDS = 4
 """From this many cards in hand on, the top trump is kept for the last trick."""
+TRANSFER_KEEP = (1.0, 1.0, 0.5, 0.5, 0.25)
+"""Four decks: shares of the last trick's stake added to one's top trumps, best first."""
 END_SHARE = 0.8
 """Share of the last trick's stake (the kitty, doubled) added to the top trump's worth."""
 OFF_WORTH = (6.0, 3.0, 2.0)
@@ -124,20 +128,34 @@ class Outlook:
         self.face_counts = face_counts
 
     def _keep_for_last(self) -> None:
-        """Near the end, an unbeatable top trump is worth the last trick (扣底 or its guard)."""
-        if self.sizes[self.seat] > END_CARDS:
-            return
-        if self.ruleset.kitty_formula == "last-trick-transfer":
-            stake = sum(self.side_points) / 2.0
+        """Keep the top trumps for the last trick: near the end when the kitty is at stake
+        (扣底, or guarding against it), all deal long with four decks' transfer, where the
+        last trick takes the other side's points."""
+        rs = self.ruleset
+        if rs.kitty_formula == "last-trick-transfer":
+            stake = max(sum(self.side_points), rs.deck_points / 4) / 2.0
+            weights = TRANSFER_KEEP
         else:
+            if self.sizes[self.seat] > END_CARDS * max(1, rs.decks // 2):
+                return
             stake = 2.0 * self.kitty_points
+            weights = (1.0,)
         ctx, hand = self.ctx, self.hand
-        trumps = [k for k in ctx.suit_kinds[TRUMP] if hand[k]]
-        if stake <= 0 or not trumps:
+        if stake <= 0:
             return
-        top = max(trumps, key=lambda k: ctx.pos[k])
-        if self.mem.top_unseen(TRUMP) < ctx.pos[top]:
-            self.vals[top] += END_SHARE * stake
+        tops = sorted(
+            (k for k in ctx.suit_kinds[TRUMP] if hand[k] for _ in range(hand[k])),
+            key=lambda k: -ctx.pos[k],
+        )[: len(weights)]
+        above = self.mem.top_unseen(TRUMP)
+        done: set[int] = set()
+        for k, w in zip(tops, weights, strict=False):
+            if k in done:
+                continue
+            done.add(k)
+            p = ctx.pos[k]
+            share = 1.0 if above < p else 0.5 if above == p else 0.25
+            self.vals[k] += END_SHARE * stake * w * share
 
     # ------------------------------------------------------------------ chances
 
@@ -221,7 +239,7 @@ class Outlook:
 
     def later_points(self, n: int, later: Sequence[int]) -> float:
         """Points the seats still to play are expected to add."""
-        return n * self.avg_points * len(later)
+        return n * self.avg_points * len(later) * LATER_SHARE
 
     def last_trick_bonus(self, lead_cards: Sequence[int]) -> float:
         """What rides on the last trick besides its cards (the kitty, multiplied)."""
