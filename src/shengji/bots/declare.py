@@ -23,9 +23,9 @@ from shengji.core.ruleset import Ruleset
 from shengji.core.state import Phase
 from shengji.core.views import DealView
 
-MIN_CARDS = 5
+MIN_CARDS = 3
 """No declaration on fewer cards than this while dealing."""
-DEAL_BAR = (0.62, 0.46)
+DEAL_BAR = (0.40, 0.32)
 """Strength needed while dealing: at the first cards, and once all cards are in."""
 WINDOW_BAR = 0.40
 """Strength needed in the window after the deal."""
