@@ -33,7 +33,7 @@ from shengji.core.cards import points, points_of
 from shengji.core.follow import Lead, analyse_lead, follow_refusal
 from shengji.core.legal import LegalActions, hand_units
 from shengji.core.order import TRUMP, TrumpContext
-from shengji.core.throws import check_throw, unit_beaten
+from shengji.core.throws import check_throw
 from shengji.core.units import decompose_counts, pos_counts_from_hand
 from shengji.core.views import DealView
 
@@ -204,8 +204,8 @@ class HeuristicBot:
             for key in (dump, feed):
                 cands.add(tuple(sorted(suited + cheapest(others, n - m, key))))
             if m == 0:
-                for play in ruffs(lead, hand, ctx, dump):
-                    cands.add(play)
+                for key in (dump, feed):
+                    cands.update(ruffs(lead, hand, ctx, key))
         if not cands:
             for a in _first(legal, 50):
                 if isinstance(a, Play):
@@ -230,7 +230,7 @@ class HeuristicBot:
         for c in cands:
             s = ctx.esuit[c[0]]
             units = decompose_counts(pos_counts_from_hand(_counts(c), s, ctx), s)
-            boss = not any(unit_beaten(u, [mem.unseen], ctx) for u in units)
+            boss = all(mem.top_unseen(s, u.width, u.length) <= u.top for u in units)
             bonus = 0.0
             if boss:
                 bonus += (1.0 - BOSS_LEAD_COST) * sum(o.vals[k] for k in c)
@@ -247,7 +247,9 @@ class HeuristicBot:
         pc = pos_counts_from_hand(hand, s, ctx)
         if not any(pc):
             return None
-        units = [u for u in decompose_counts(pc, s) if not unit_beaten(u, [mem.unseen], ctx)]
+        units = [
+            u for u in decompose_counts(pc, s) if mem.top_unseen(s, u.width, u.length) <= u.top
+        ]
         if len(units) < 2:
             return None
         faces: dict[int, int] = {}

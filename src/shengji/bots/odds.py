@@ -32,6 +32,7 @@ class Odds:
         self.sizes = sizes
         self.hidden_kitty = hidden_kitty
         self._void: dict[tuple[int, int], float] = {}
+        self._higher: dict[tuple[int, int, int, int, int], float] = {}
 
     def _pool(self, seat: int, suit: int) -> int:
         """Cards that could hold the unseen cards of ``suit``: hands not void in it + kitty."""
@@ -72,6 +73,13 @@ class Odds:
 
     def higher(self, seat: int, suit: int, width: int, length: int, top: int) -> float:
         """Chance that ``seat`` holds a unit of this shape in ``suit`` above position ``top``."""
+        key = (seat, suit, width, length, top)
+        got = self._higher.get(key)
+        if got is None:
+            got = self._higher[key] = self._higher_uncached(seat, suit, width, length, top)
+        return got
+
+    def _higher_uncached(self, seat: int, suit: int, width: int, length: int, top: int) -> float:
         m = self.mem
         if suit in m.voids[seat] or (width > 1 and suit in m.pairless[seat]):
             return 0.0
@@ -79,9 +87,17 @@ class Odds:
         if q <= 0.0:
             return 0.0
         pc = m.unseen_pc(suit)
-        if width == 1 and length == 1:
-            c = sum(e[1] for p in range(top + 1, len(pc)) for e in pc[p])
-            return 1.0 - (1.0 - q) ** c if c else 0.0
+        if length == 1:
+            if width == 1:
+                c = sum(e[1] for p in range(top + 1, len(pc)) for e in pc[p])
+                return 1.0 - (1.0 - q) ** c if c else 0.0
+            miss = 1.0
+            qw = q**width
+            for p in range(top + 1, len(pc)):
+                for e in pc[p]:
+                    if e[1] >= width:
+                        miss *= 1.0 - min(1.0, comb(e[1], width) * qw)
+            return 1.0 - miss
         miss = 1.0
         for t, chain in placements(pc, width, length):
             if t <= top:
