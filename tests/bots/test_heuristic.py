@@ -19,7 +19,7 @@ from shengji.core.events import ThrowFailed
 from shengji.core.legal import LegalActions
 from shengji.core.match import team_of
 from shengji.core.order import TRUMP
-from shengji.core.ruleset import PRESETS, Ruleset
+from shengji.core.ruleset import PRESETS, Ruleset, preset
 from shengji.core.state import DealState, Phase
 from shengji.core.throws import check_throw
 from shengji.core.views import DealView, view_for
@@ -67,9 +67,16 @@ class Checked:
 # ---------------------------------------------------------------------------- legality
 
 
-@pytest.mark.parametrize("name", sorted(PRESETS))
+VARIANTS = {
+    **PRESETS,
+    "classic+rebury": preset("classic", {"rebury": True}),
+    "classic+no-throws": preset("classic", {"throw_policy": "never"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
 def test_always_legal_and_no_failed_throw(name: str) -> None:
-    rs = PRESETS[name]
+    rs = VARIANTS[name]
     deals = 2 if rs.decks >= 3 else 4
     for seed in range(deals):
         heuristic = [HeuristicBot(f"{seed}.{s}") for s in range(rs.players)]
