@@ -233,7 +233,7 @@ class HeuristicBot:
             boss = all(mem.top_unseen(s, u.width, u.length) <= u.top for u in units)
             bonus = 0.0
             if boss:
-                bonus += (1.0 - BOSS_LEAD_COST) * sum(o.vals[k] for k in c)
+                bonus += (1.0 - BOSS_LEAD_COST) * sum(o.vals[k] - o.kept[k] for k in c)
             else:
                 bonus -= LEAD_POINT_RISK * points_of(c)
             if s == TRUMP and long_trump:

@@ -113,6 +113,8 @@ class Outlook:
             if (seat + i) % players not in done
         ]
         self.vals = card_values(mem, hand)
+        self.kept = [0.0] * 54
+        """The part of ``vals`` that is worth keeping for the last trick."""
         unseen_n = sum(mem.unseen)
         unseen_pts = sum(points(k) * mem.unseen[k] for k in range(54))
         self.avg_points = unseen_pts / unseen_n if unseen_n else 0.0
@@ -155,7 +157,8 @@ class Outlook:
             done.add(k)
             p = ctx.pos[k]
             share = 1.0 if above < p else 0.5 if above == p else 0.25
-            self.vals[k] += END_SHARE * stake * w * share
+            self.kept[k] = END_SHARE * stake * w * share
+            self.vals[k] += self.kept[k]
 
     # ------------------------------------------------------------------ chances
 
