@@ -264,7 +264,7 @@ def is_legal_follow(
     return follow_error(lead_cards, hand, play, ctx, ruleset) is None
 
 
-def _multiset_combos(cards: Sequence[int], k: int) -> Iterator[tuple[int, ...]]:
+def multiset_combos(cards: Sequence[int], k: int) -> Iterator[tuple[int, ...]]:
     """Distinct sub-multisets of size ``k`` of ``cards``, lazily."""
     items = sorted(set(cards))
     counts = [cards.count(c) for c in items]
@@ -298,14 +298,14 @@ def legal_follows(
     suited = [c for c in cards if ctx.esuit[c] == s]
     others = [c for c in cards if ctx.esuit[c] != s]
     if len(suited) <= n:
-        for fill in _multiset_combos(others, n - len(suited)):
+        for fill in multiset_combos(others, n - len(suited)):
             yield tuple(sorted((*suited, *fill)))
         return
     if not lead.has_structure:
-        yield from _multiset_combos(suited, n)
+        yield from multiset_combos(suited, n)
         return
     best = best_structure_key(lead, pos_counts_from_hand(hand, s, ctx))
-    for combo in _multiset_combos(suited, n):
+    for combo in multiset_combos(suited, n):
         if structure_key(lead, pos_counts(combo, s, ctx)) == best:
             yield combo
 

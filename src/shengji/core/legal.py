@@ -20,9 +20,9 @@ from collections.abc import Iterable, Iterator
 from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
 from shengji.core.follow import (
     Lead,
-    _multiset_combos,
     best_structure_key,
     legal_follows,
+    multiset_combos,
     structure_key,
 )
 from shengji.core.order import TrumpContext
@@ -132,7 +132,7 @@ class LegalActions:
         if self.kind == "list":
             yield from self.small
         elif self.kind == "bury":
-            for combo in _multiset_combos(_cards(st.hands[seat]), st.ruleset.kitty_size):
+            for combo in multiset_combos(_cards(st.hands[seat]), st.ruleset.kitty_size):
                 yield Bury(seat, combo)
         elif self.kind == "lead":
             ctx = st.ctx
@@ -146,7 +146,7 @@ class LegalActions:
             for s in range(5):
                 suited = [c for c in cards if ctx.esuit[c] == s]
                 for size in range(2, len(suited) + 1):
-                    for combo in _multiset_combos(suited, size):
+                    for combo in multiset_combos(suited, size):
                         if combo in seen or len(decompose(combo, ctx)) < 2:
                             continue
                         act = Play(seat, combo)
