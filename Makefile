@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: setup setup-dev run test lint typecheck bench mypyc mypyc-clean
+.PHONY: setup setup-dev run test browser-deps lint typecheck bench mypyc mypyc-clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -18,7 +18,16 @@ setup-dev: $(BIN)/python
 run: setup
 	$(BIN)/shengji serve --data-dir ./shengji-data
 
-test: setup-dev
+# The browser tests (tests/web) drive Debian's chromium; screenshots need a CJK font.
+# Installed when running as root with apt (CI); elsewhere those tests skip, never fail.
+browser-deps:
+	@if [ "$$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1 \
+		&& ! { [ -x /usr/bin/chromium ] && dpkg -s fonts-wqy-microhei >/dev/null 2>&1; }; then \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get update -qq >/dev/null && apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null; \
+	fi
+
+test: setup-dev browser-deps
 	$(BIN)/python -m pytest -n 2
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy --strict src/shengji
