@@ -45,9 +45,9 @@ LATER_SHARE = 1.0
 """Share of the average points per card that each seat still to play is expected to add."""
 END_CARDS = 4
 """From this many cards in hand on, the top trump is kept for the last trick."""
-TRANSFER_KEEP: tuple[float, ...] = (1.0, 1.0, 0.5, 0.5, 0.25)
+TRANSFER_KEEP: tuple[float, ...] = (1.0,) * 4 + (0.5,) * 4 + (0.25,) * 3
 """Four decks: shares of the last trick's stake added to one's top trumps, best first."""
-END_SHARE = 0.8
+END_SHARE = 2.5
 """Share of the last trick's stake (the kitty, doubled) added to the top trump's worth."""
 OFF_WORTH = (6.0, 3.0, 2.0)
 """An off-suit card's worth: a boss, one with at most two unseen cards above it, and
