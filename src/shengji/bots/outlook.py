@@ -45,10 +45,11 @@ LATER_SHARE = 1.0
 """Share of the average points per card that each seat still to play is expected to add."""
 END_CARDS = 4
 """From this many cards in hand on, the top trump is kept for the last trick."""
-TRANSFER_KEEP: tuple[float, ...] = (1.0,) * 4 + (0.5,) * 4 + (0.25,) * 3
+TRANSFER_KEEP: tuple[float, ...] = (2.5,) * 4 + (1.25,) * 4 + (0.6,) * 3
 """Four decks: shares of the last trick's stake added to one's top trumps, best first."""
-END_SHARE = 2.5
-"""Share of the last trick's stake (the kitty, doubled) added to the top trump's worth."""
+KITTY_KEEP: tuple[float, ...] = (0.8,)
+"""With a kitty: share of the last trick's stake (the kitty, doubled) added to the top
+trump's worth."""
 OFF_WORTH = (6.0, 3.0, 2.0)
 """An off-suit card's worth: a boss, one with at most two unseen cards above it, and
 otherwise up to this much by rank."""
@@ -141,7 +142,7 @@ class Outlook:
             if self.sizes[self.seat] > END_CARDS * max(1, rs.decks // 2):
                 return
             stake = 2.0 * self.kitty_points
-            weights = (1.0,)
+            weights = KITTY_KEEP
         ctx, hand = self.ctx, self.hand
         if stake <= 0:
             return
@@ -157,7 +158,7 @@ class Outlook:
             done.add(k)
             p = ctx.pos[k]
             share = 1.0 if above < p else 0.5 if above == p else 0.25
-            self.kept[k] = END_SHARE * stake * w * share
+            self.kept[k] = stake * w * share
             self.vals[k] += self.kept[k]
 
     # ------------------------------------------------------------------ chances
