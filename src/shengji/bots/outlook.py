@@ -180,15 +180,29 @@ class Outlook:
             top = best_placement_top(pos_counts(best, TRUMP, ctx), dom)
             return void * odds.higher(seat, TRUMP, dom[0], dom[1], top)
         w, length = lead.units[0].shape
-        top = ctx.pos[best[0]] if len(best) == 1 else decompose(best, ctx)[0].top
+        if len(best) == 1:
+            top = ctx.pos[best[0]]
+        else:
+            unit = decompose(best, ctx)[0]
+            top, w, length = unit.top, unit.width, unit.length
         if best_suit == s:
-            p = odds.higher(seat, s, w, length, top)
+            p = self._higher(seat, s, w, length, top)
             if s != TRUMP:
                 v = odds.void(seat, s)
                 if v:
                     p += v * odds.has_shapes(seat, lead.units)
             return min(1.0, p)
-        return odds.void(seat, s) * odds.higher(seat, TRUMP, w, length, top)
+        return odds.void(seat, s) * self._higher(seat, TRUMP, w, length, top)
+
+    def _higher(self, seat: int, suit: int, width: int, length: int, top: int) -> float:
+        """``Odds.higher``, plus wider units of as many cards where they beat (four decks)."""
+        p = self.odds.higher(seat, suit, width, length, top)
+        if self.ruleset.stronger_shapes_beat:
+            size = width * length
+            for w in range(width + 1, self.ruleset.max_width + 1):
+                if size % w == 0:
+                    p = 1.0 - (1.0 - p) * (1.0 - self.odds.higher(seat, suit, w, size // w, -1))
+        return p
 
     def side_wins(self, plays: Plays, lead: Lead) -> tuple[float, int]:
         """``(chance the bot's side takes the trick, index of the best play so far)``."""
