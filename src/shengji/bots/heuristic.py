@@ -43,12 +43,14 @@ TRUMP_DRAW = 2.5
 """Bonus for leading trump while long in trumps and opponents may still hold some."""
 LEAD_POINT_RISK = 0.8
 """Extra cost per point of a lead that is not a boss (it may well be lost)."""
+BOSS_TRUMP_LEAD_COST = 0.0
+"""The same share for leading a boss trump (keeping control of trumps has worth)."""
 FEED = 1.0
 """Point weight when choosing which cards to add: + avoids points, - feeds them."""
 
 
 class HeuristicBot:
-    """Rule-based bot; ``seed`` only breaks exact ties."""
+    """Rule-based bot; its choices are deterministic (``seed`` feeds only a fallback)."""
 
     name = "heuristic"
 
@@ -233,7 +235,8 @@ class HeuristicBot:
             boss = all(mem.top_unseen(s, u.width, u.length) <= u.top for u in units)
             bonus = 0.0
             if boss:
-                bonus += (1.0 - BOSS_LEAD_COST) * sum(o.vals[k] - o.kept[k] for k in c)
+                share = BOSS_TRUMP_LEAD_COST if s == TRUMP else BOSS_LEAD_COST
+                bonus += (1.0 - share) * sum(o.vals[k] - o.kept[k] for k in c)
             else:
                 bonus -= LEAD_POINT_RISK * points_of(c)
             if s == TRUMP and long_trump:
