@@ -21,7 +21,8 @@ from shengji.core.match import team_of
 from shengji.core.order import TRUMP
 from shengji.core.ruleset import PRESETS, Ruleset, preset
 from shengji.core.state import DealState, Phase
-from shengji.core.throws import check_throw
+from shengji.core.throws import check_throw, unit_beaten
+from shengji.core.units import decompose
 from shengji.core.views import DealView, view_for
 from tests.core.dealkit import bury_back, deal_out, stacked, step
 
@@ -158,14 +159,15 @@ def test_leads_a_boss_pair() -> None:
     assert parse_card("SA") in act.cards
 
 
-def test_leads_a_boss_single_not_a_low_card() -> None:
-    # The other ♠A is gone... to seat 0's partner? No: it is unseen, so ♠A only ties it and
-    # a lead wins ties; ♠K is not a boss. Expect the ace.
+def test_leads_a_boss_not_a_low_card() -> None:
+    # Seat 0's bosses: ♠A (the other ♠A is unseen, and a lead wins ties) and maybe ♥2 (what
+    # the filler left out of the kitty decides). Whatever it leads, nobody can beat it.
     hand = "H2 H3 SA SK S3 S4 S6 S7 S8 SJ C3 C4 C6 C7 C8 C9 CJ D3 D4 D6 D7 D8 D9 DJ DQ"
     s = playing({0: hand}, declarer=0, shows="H2")
     act = decide(s)
-    assert isinstance(act, Play)
-    assert act.cards == (parse_card("SA"),)
+    assert isinstance(act, Play) and s.ctx is not None
+    others = [s.hands[p] for p in (1, 2, 3)]
+    assert all(not unit_beaten(u, others, s.ctx) for u in decompose(act.cards, s.ctx))
 
 
 def test_does_not_throw_what_can_fail() -> None:
