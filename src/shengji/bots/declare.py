@@ -32,6 +32,8 @@ WINDOW_BAR = 0.40
 NOBODY_BAR = 0.30
 """Strength enough to declare in the window when nobody has declared."""
 OVERTURN_MARGIN = 0.10
+FIRST_DEAL_MARGIN = 0.03
+"""First deal, where overturning also takes the dealer seat: overturn more readily."""
 PARTNER_MARGIN = 0.25
 REBURY_BAR = 0.62
 REBURY_MARGIN = 0.20
@@ -91,7 +93,8 @@ def choose_declaration(view: DealView, small: Sequence[Action]) -> Action | None
             return best[trump][1]  # reinforce (自保), or overturn oneself for a clearly better suit
         return fallback
     partner = rs.players == 4 and (cur.seat - seat) % 4 == 2
-    margin = PARTNER_MARGIN if partner else OVERTURN_MARGIN
+    takes_seat = view.dealer is None and rs.first_deal_overturn_takes_dealer
+    margin = PARTNER_MARGIN if partner else FIRST_DEAL_MARGIN if takes_seat else OVERTURN_MARGIN
     if mine >= bar - 0.05 and mine - here >= margin:
         return best[trump][1]
     return fallback
