@@ -217,7 +217,7 @@ class HeuristicBot:
     def _lead(self, view: DealView, o: Outlook) -> tuple[int, ...]:
         ctx, hand, mem = o.ctx, o.hand, o.mem
         rs = view.ruleset
-        cands = set(hand_units(list(hand), ctx))
+        cands = _distinct_singles(hand_units(list(hand), ctx), o)
         if rs.throw_policy != "never":
             for s in range(5):
                 throw = self._safe_throw(o, s)
@@ -231,7 +231,7 @@ class HeuristicBot:
         extra: dict[tuple[int, ...], float] = {}
         for c in cands:
             s = ctx.esuit[c[0]]
-            units = decompose_counts(pos_counts_from_hand(_counts(c), s, ctx), s)
+            units = analyse_lead(c, ctx, rs).units
             boss = all(mem.top_unseen(s, u.width, u.length) <= u.top for u in units)
             bonus = 0.0
             if boss:
@@ -265,10 +265,22 @@ class HeuristicBot:
         return None
 
 
-def _counts(cards: Iterable[int]) -> list[int]:
-    out = [0] * 54
-    for c in cards:
-        out[c] += 1
+def _distinct_singles(units: list[tuple[int, ...]], o: Outlook) -> set[tuple[int, ...]]:
+    """The units, less every single that a lower single of its suit matches in all that
+    scoring sees (as many unseen cards above it, the same points, both paired or not)."""
+    ctx, odds = o.ctx, o.odds
+    out: set[tuple[int, ...]] = set()
+    lowest: dict[tuple[int, int, int, bool], tuple[int, int]] = {}
+    for u in units:
+        if len(u) > 1:
+            out.add(u)
+            continue
+        k = u[0]
+        s, p = ctx.esuit[k], ctx.pos[k]
+        key = (s, odds.count_above(s, p), points(k), o.face_counts.get(ctx.face[k], 0) >= 2)
+        if key not in lowest or (p, k) < lowest[key]:
+            lowest[key] = (p, k)
+    out.update((k,) for _p, k in lowest.values())
     return out
 
 

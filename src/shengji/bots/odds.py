@@ -33,15 +33,35 @@ class Odds:
         self.hidden_kitty = hidden_kitty
         self._void: dict[tuple[int, int], float] = {}
         self._higher: dict[tuple[int, int, int, int, int], float] = {}
+        self._pools: dict[int, int] = {}
+        self._suffix: dict[int, list[int]] = {}
 
     def _pool(self, seat: int, suit: int) -> int:
         """Cards that could hold the unseen cards of ``suit``: hands not void in it + kitty."""
-        m = self.mem
-        pool = self.hidden_kitty
-        for p in range(m.players):
-            if p != m.seat and suit not in m.voids[p]:
-                pool += self.sizes[p]
-        return max(pool, 1)
+        got = self._pools.get(suit)
+        if got is None:
+            m = self.mem
+            got = self.hidden_kitty
+            for p in range(m.players):
+                if p != m.seat and suit not in m.voids[p]:
+                    got += self.sizes[p]
+            got = self._pools[suit] = max(got, 1)
+        return got
+
+    def _above(self, suit: int) -> list[int]:
+        """Unseen cards of ``suit`` at each position or above (cached)."""
+        got = self._suffix.get(suit)
+        if got is None:
+            pc = self.mem.unseen_pc(suit)
+            got = [0] * (len(pc) + 1)
+            for p in range(len(pc) - 1, -1, -1):
+                got[p] = got[p + 1] + sum(e[1] for e in pc[p])
+            self._suffix[suit] = got
+        return got
+
+    def count_above(self, suit: int, top: int) -> int:
+        """Unseen cards of ``suit`` ranked above position ``top``."""
+        return self._above(suit)[top + 1]
 
     def share(self, seat: int, suit: int) -> float:
         """Fraction of the unseen cards of ``suit`` a seat holds on average."""
@@ -89,7 +109,7 @@ class Odds:
         pc = m.unseen_pc(suit)
         if length == 1:
             if width == 1:
-                c = sum(e[1] for p in range(top + 1, len(pc)) for e in pc[p])
+                c = self._above(suit)[top + 1]
                 return 1.0 - (1.0 - q) ** c if c else 0.0
             miss = 1.0
             qw = q**width

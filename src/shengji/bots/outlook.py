@@ -206,7 +206,7 @@ class Outlook:
 
     def side_wins(self, plays: Plays, lead: Lead) -> tuple[float, int]:
         """``(chance the bot's side takes the trick, index of the best play so far)``."""
-        wi = trick_winner([c for _, c in plays], self.ctx, self.ruleset)
+        wi = 0 if len(plays) == 1 else trick_winner([c for _, c in plays], self.ctx, self.ruleset)
         wseat, best = plays[wi]
         done = {s for s, _ in plays}
         later = [s for s in self.later if s not in done]
