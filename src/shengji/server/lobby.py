@@ -37,7 +37,7 @@ class Lobby:
         """Reload every open room from the database (matches replayed); returns the count."""
         for stored in await self.store.load_rooms():
             try:
-                room = Room.restore(
+                room = Room(
                     rid=stored.id,
                     code=stored.code,
                     preset=stored.preset,
@@ -48,10 +48,8 @@ class Lobby:
                     settings=self.settings,
                     store=self.store,
                     bots=self.bots,
-                    state=stored.state,
-                    last_seq=stored.last_seq,
-                    actions=stored.actions,
                 )
+                room.restore(stored.state, stored.last_seq, stored.actions)
             except Exception:
                 log.exception("room %s could not be restored", stored.code[:6])
                 continue

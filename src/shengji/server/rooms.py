@@ -168,7 +168,7 @@ Command = tuple[Any, ...]
 
 
 class Room:
-    """One table. Create with ``Room(...)`` or ``Room.restore(...)``, then ``start()``."""
+    """One table: ``Room(...)``, then ``restore(...)`` after a restart, then ``start()``."""
 
     def __init__(
         self,
@@ -230,48 +230,21 @@ class Room:
             "match_no": self.match_no,
         }
 
-    @classmethod
-    def restore(
-        cls,
-        *,
-        rid: int,
-        code: str,
-        preset: str,
-        ruleset: Ruleset,
-        seed: str,
-        private: bool,
-        max_deals: int | None,
-        settings: Settings,
-        store: Store,
-        bots: BotRunner,
-        state: dict[str, Any],
-        last_seq: int,
-        actions: list[str],
-    ) -> Room:
-        """A room as it was: seating from its row, the match replayed from its actions."""
+    def restore(self, state: dict[str, Any], last_seq: int, actions: list[str]) -> None:
+        """Put a new room back as it was: seating from its row, the match replayed from its
+        logged actions (the engine is deterministic: ruleset + seed + actions)."""
         from shengji.core.actions import parse_action
 
-        room = cls(
-            rid=rid,
-            code=code,
-            preset=preset,
-            ruleset=ruleset,
-            seed=seed,
-            private=private,
-            max_deals=max_deals,
-            settings=settings,
-            store=store,
-            bots=bots,
-        )
+        room = self  # (reads as the room being put back)
         room.seats = [Seat(**s) for s in state.get("seats", [])] or room.seats
         room.status = str(state.get("status", "waiting"))
         room.match_no = int(state.get("match_no", 0))
         room.seq = last_seq
         room.log_floor = last_seq + 1  # the log is gone: clients from before get a snapshot
         if room.status == "playing":
-            m = MatchState.new(ruleset, room.match_seed())
+            m = MatchState.new(room.ruleset, room.match_seed())
             for text in actions:
-                m, _ = m.apply(parse_action(text))
+                m, _ = m.apply_in_place(parse_action(text))  # nobody else holds it yet
             room.match = m
             room.actions = list(actions)
             room.version = len(actions)
@@ -280,7 +253,6 @@ class Room:
                 if s.kind == "human":
                     room.absent_since[i] = now
             room._finish_pending = room._match_done()
-        return room
 
     def match_seed(self) -> str:
         """The seed of the current match (secret until the match is over)."""
