@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from shengji.core.order import TrumpContext
 from shengji.core.ruleset import Ruleset
 from shengji.core.units import (
+    PosCounts,
     Unit,
     best_placement_top,
     decompose,
@@ -41,11 +42,11 @@ class ThrowResult:
 
 def unit_beaten(unit: Unit, others: Sequence[Sequence[int]], ctx: TrumpContext) -> bool:
     """Whether some other hand (count vectors) can form a higher unit of the same shape."""
-    for hand in others:
-        pc = pos_counts_from_hand(hand, unit.suit, ctx)
-        if best_placement_top(pc, unit.shape) > unit.top:
-            return True
-    return False
+    return _beaten(unit, [pos_counts_from_hand(h, unit.suit, ctx) for h in others])
+
+
+def _beaten(unit: Unit, others: Sequence[PosCounts]) -> bool:
+    return any(best_placement_top(pc, unit.shape) > unit.top for pc in others)
 
 
 def _forced_key(unit: Unit, ruleset: Ruleset) -> tuple[int, ...]:
@@ -85,7 +86,8 @@ def check_throw(
                 False, (), tuple(units), "a throw is allowed only when all others are void"
             )
         return ThrowResult(True, tuple(lead), ())
-    failed = tuple(u for u in units if unit_beaten(u, others, ctx))
+    pcs = [pos_counts_from_hand(h, suit, ctx) for h in others]  # once per hand, not per unit
+    failed = tuple(u for u in units if _beaten(u, pcs))
     if not failed:
         return ThrowResult(True, tuple(lead), ())
     forced = min(failed, key=lambda u: _forced_key(u, ruleset))
