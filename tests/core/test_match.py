@@ -132,7 +132,8 @@ def score(
     delta = last.after.attacker_points - last.before.attacker_points
     pre = copy.copy(last.before)
     pre.attacker_points = points - delta
-    m = MatchState(rs, "m", team_levels, dealer, pre)
+    levels = tuple(team_levels[team_of(s)] for s in range(rs.players))
+    m = MatchState(rs, "m", levels, dealer, pre)
     m2, events = m.apply(last.action)
     assert m2.history[-1].result.attacker_points == points
     return m2, events

@@ -1,6 +1,8 @@
-"""A match of many deals: levels per team, dealer rotation, must-play ranks, the end.
+"""A match of many deals: a level per seat, dealer rotation, must-play ranks, the end.
 
-Teams are fixed partners (seat parity). After each deal the dealer side goes up by the
+Every seat has its own level (``MatchState.levels``, an index into the ruleset's level
+sequence). Fixed partners (seat parity) always share theirs, so ``team_levels`` and
+``level_rank(team)`` are derived views of it. After each deal the dealer side goes up by the
 level table, or the attackers take over (上台) and the old dealer's next seat deals; a side
 cannot skip a must-play rank (必打); the match ends when a side wins a deal as dealer side
 while on its last level (A). Tournament: a dealer side on J whose kitty is captured with a J
@@ -8,12 +10,13 @@ drops back to 2.
 
 >>> from shengji.core.ruleset import PRESETS
 >>> m = MatchState.new(PRESETS["classic"], seed=7)
->>> m.team_levels, m.deal.phase.value
-((0, 0), 'dealing')
+>>> m.levels, m.team_levels, m.deal.phase.value
+((0, 0, 0, 0), (0, 0), 'dealing')
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from shengji.core.actions import Action
@@ -34,12 +37,34 @@ class DealSummary:
     dealer: int
     level: int
     result: DealResult
+    levels_before: tuple[int, ...]
+    """Per seat: index into the level sequence before the deal was scored."""
+    levels_after: tuple[int, ...]
+    """Per seat: index into the level sequence after it."""
     team_levels_after: tuple[int, ...]
+    """``MatchState.team_levels`` after the deal (per team; per seat unless fixed)."""
+
+    @property
+    def steps(self) -> tuple[int, ...]:
+        """Per seat: levels gained (+) or lost (−) in this deal, as applied."""
+        return tuple(a - b for a, b in zip(self.levels_after, self.levels_before, strict=True))
 
 
 def team_of(seat: int) -> int:
     """Fixed partners: seats 0 and 2 are team 0, seats 1 and 3 team 1."""
     return seat % 2
+
+
+def team_levels_of(ruleset: Ruleset, levels: tuple[int, ...]) -> tuple[int, ...]:
+    """Levels per team: fixed partners → one per team (seat parity); else one per seat.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> team_levels_of(PRESETS["classic"], (3, 5, 3, 5))
+    (3, 5)
+    """
+    if ruleset.partnership == "fixed":
+        return levels[:2]
+    return levels
 
 
 def advance(ruleset: Ruleset, index: int, steps: int, as_dealer: bool = True) -> int:
@@ -69,24 +94,37 @@ class MatchState:
 
     ruleset: Ruleset
     seed: int | str
-    team_levels: tuple[int, ...]
-    """Per team: index into ``ruleset.level_sequence``."""
+    levels: tuple[int, ...]
+    """Per seat: index into ``ruleset.level_sequence`` (fixed partners hold equal values)."""
     dealer: int | None
     deal: DealState
     history: tuple[DealSummary, ...] = ()
-    winner: int | None = None
-    """The winning team once the match is over."""
+    winners: tuple[int, ...] = ()
+    """The seats that won the match, once it is over (fixed partners: both of a team)."""
 
     @classmethod
     def new(cls, ruleset: Ruleset, seed: int | str, first_dealer: int | None = None) -> MatchState:
         """A match whose first deal decides the dealer by declaration (or ``first_dealer``)."""
         deal = DealState.new(ruleset, _deal_seed(seed, 0), ruleset.level_sequence[0], first_dealer)
-        return cls(ruleset, seed, (0, 0), first_dealer, deal)
+        return cls(ruleset, seed, (0,) * ruleset.players, first_dealer, deal)
+
+    @property
+    def team_levels(self) -> tuple[int, ...]:
+        """Per team (fixed partners: team = seat parity; otherwise each seat is a team)."""
+        return team_levels_of(self.ruleset, self.levels)
+
+    @property
+    def winner(self) -> int | None:
+        """The winning team once the match is over (a seat unless partners are fixed)."""
+        if not self.winners:
+            return None
+        w = self.winners[0]
+        return team_of(w) if self.ruleset.partnership == "fixed" else w
 
     @property
     def is_over(self) -> bool:
-        """Whether a team has won."""
-        return self.winner is not None
+        """Whether the match has been won."""
+        return bool(self.winners)
 
     @property
     def to_act(self) -> int | None:
@@ -98,8 +136,12 @@ class MatchState:
         return self.deal.legal_actions(seat)
 
     def level_rank(self, team: int) -> int:
-        """The rank a team is on (2 = 0 .. A = 12)."""
+        """The rank a team is on (2 = 0 .. A = 12); a team is a seat unless partners are fixed."""
         return self.ruleset.level_sequence[self.team_levels[team]]
+
+    def seat_rank(self, seat: int) -> int:
+        """The rank a seat is on (2 = 0 .. A = 12)."""
+        return self.ruleset.level_sequence[self.levels[seat]]
 
     def apply(self, action: Action) -> tuple[MatchState, list[Event]]:
         """Apply to the current deal; a finished deal is scored and the next one starts."""
@@ -108,9 +150,7 @@ class MatchState:
         deal, events = self.deal.apply(action)
         if deal.phase is not Phase.DONE:
             return (
-                MatchState(
-                    self.ruleset, self.seed, self.team_levels, self.dealer, deal, self.history
-                ),
+                MatchState(self.ruleset, self.seed, self.levels, self.dealer, deal, self.history),
                 events,
             )
         return self._score(deal, events)
@@ -129,39 +169,65 @@ class MatchState:
         rs = self.ruleset
         res = deal.result
         assert res is not None and deal.dealer is not None
-        dealer = deal.dealer
-        d_team = team_of(dealer)
-        a_team = 1 - d_team
-        levels = list(self.team_levels)
-        change = res.change
-        last = len(rs.level_sequence) - 1
-        winner: int | None = None
-        if change.attackers_take_over:
-            levels[a_team] = advance(rs, levels[a_team], change.attacker_levels, as_dealer=False)
-            next_dealer = (dealer + 1) % rs.players
-        else:
-            if levels[d_team] == last:
-                winner = d_team
-            levels[d_team] = advance(rs, levels[d_team], change.defender_levels)
-            next_dealer = (dealer + 2) % rs.players if rs.dealer_rotation == "partner" else dealer
-        if (
-            rs.jack_kitty_reset
-            and deal.level == _JACK
-            and res.kitty_captured
-            and any(c < 52 and c % 13 == _JACK for c in res.last_winning_cards)
-        ):
-            levels[d_team] = 0
-        summary = DealSummary(deal.deal_no, dealer, deal.level, res, tuple(levels))
+        rule = OUTCOME_RULES.get(rs.partnership, _fixed_outcome)
+        levels, next_dealer, winners = rule(rs, self.levels, deal, res)
+        summary = DealSummary(
+            deal.deal_no, deal.dealer, deal.level, res, self.levels, levels,
+            team_levels_of(rs, levels),
+        )
         history = (*self.history, summary)
-        if winner is not None:
-            return replace(
-                self, deal=deal, team_levels=tuple(levels), history=history, winner=winner
-            ), events
+        if winners:
+            return replace(self, deal=deal, levels=levels, history=history, winners=winners), events
         nxt_no = deal.deal_no + 1
-        level = rs.level_sequence[levels[team_of(next_dealer)]]
+        level = rs.level_sequence[levels[next_dealer]]
         nxt = DealState.new(rs, _deal_seed(self.seed, nxt_no), level, next_dealer, nxt_no)
         events = [*events, DealStarted(None, next_dealer, level, nxt_no)]
-        return MatchState(rs, self.seed, tuple(levels), next_dealer, nxt, history), events
+        return MatchState(rs, self.seed, levels, next_dealer, nxt, history), events
+
+
+Outcome = tuple[tuple[int, ...], int, tuple[int, ...]]
+"""What scoring a deal decides: new levels per seat, the next dealer, the match's winners
+(empty while it goes on)."""
+
+OutcomeRule = Callable[[Ruleset, tuple[int, ...], DealState, DealResult], Outcome]
+"""Scores a finished deal for one kind of partnership: ``(ruleset, levels before, deal,
+result) -> Outcome``. Registered in ``OUTCOME_RULES`` by ``Ruleset.partnership``."""
+
+
+def _fixed_outcome(
+    rs: Ruleset, before: tuple[int, ...], deal: DealState, res: DealResult
+) -> Outcome:
+    """Fixed partners: the table moves a whole side; the dealer's partner (or the dealer)
+    keeps the deal, the old dealer's next seat takes it over."""
+    assert deal.dealer is not None
+    dealer = deal.dealer
+    d_team = team_of(dealer)
+    a_team = 1 - d_team
+    levels = [before[d_team], before[a_team]]  # [dealer side, attackers]
+    change = res.change
+    last = len(rs.level_sequence) - 1
+    won = False
+    if change.attackers_take_over:
+        levels[1] = advance(rs, levels[1], change.attacker_levels, as_dealer=False)
+        next_dealer = (dealer + 1) % rs.players
+    else:
+        won = levels[0] == last
+        levels[0] = advance(rs, levels[0], change.defender_levels)
+        next_dealer = (dealer + 2) % rs.players if rs.dealer_rotation == "partner" else dealer
+    if (
+        rs.jack_kitty_reset
+        and deal.level == _JACK
+        and res.kitty_captured
+        and any(c < 52 and c % 13 == _JACK for c in res.last_winning_cards)
+    ):
+        levels[0] = 0
+    per_seat = tuple(levels[0] if team_of(s) == d_team else levels[1] for s in range(rs.players))
+    winners = tuple(s for s in range(rs.players) if team_of(s) == d_team) if won else ()
+    return per_seat, next_dealer, winners
+
+
+OUTCOME_RULES: dict[str, OutcomeRule] = {"fixed": _fixed_outcome}
+"""How each partnership (``Ruleset.partnership``) turns a deal into levels and a dealer."""
 
 
 def _deal_seed(seed: int | str, deal_no: int) -> str:

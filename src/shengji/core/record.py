@@ -87,7 +87,9 @@ def record_result(state: MatchState) -> dict[str, Any]:
     return {
         "deals": len(state.history),
         "team_levels": [RANKS[state.ruleset.level_sequence[i]] for i in state.team_levels],
+        "levels": [RANKS[state.ruleset.level_sequence[i]] for i in state.levels],
         "winner": state.winner,
+        "winners": list(state.winners),
         "attacker_points": [d.result.attacker_points for d in state.history],
     }
 
