@@ -8,7 +8,7 @@ from pathlib import Path
 
 from shengji.bots.registry import bot_names
 from shengji.core.errors import Reason
-from shengji.core.ruleset import PRESETS
+from shengji.core.ruleset import PRESETS, RESERVED_PRESETS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "shengji" / "web" / "static"
 
@@ -34,7 +34,8 @@ def test_every_key_the_code_asks_for_is_in_the_catalogs() -> None:
     used.discard("key")  # the example in i18n.js
     assert len(used) > 50
     # keys made from game data: presets, bots, refusal reasons, suits, statuses
-    used |= {f"preset.{p}" for p in PRESETS} | {f"preset_desc.{p}" for p in PRESETS}
+    presets = {*PRESETS, *RESERVED_PRESETS}  # the create-room form lists them all
+    used |= {f"preset.{p}" for p in presets} | {f"preset_desc.{p}" for p in presets}
     used |= {f"bot.{b}" for b in bot_names()}
     used |= {f"reason.{r.value}" for r in Reason}
     used |= {f"suit.{s}" for s in "SHDC"} | {"status.waiting", "status.playing"}

@@ -26,6 +26,7 @@ from shengji.server.bots_runner import BotRunner
 from shengji.server.lobby import Lobby, LobbyError
 from shengji.server.rooms import Conn, Room
 from shengji.server.settings import Settings
+from shengji.server.stakes import stakes_info
 from shengji.server.storage import Player, Store
 
 log = logging.getLogger("shengji.server")
@@ -49,6 +50,9 @@ class NewRoom(BaseModel):
     max_deals: int | None = None
     bots: dict[int, str] = Field(default_factory=dict)
     """Seats to fill with bots at once: ``{"1": "random"}``."""
+    stakes: dict[str, Any] | None = None
+    """What the room plays for: ``{"kind": "rating" | "coins" | "beans", "coefficient": N,
+    "house": A, "slam_points": 6}``; default a plain room (server/stakes.py)."""
 
 
 class TokenBucket:
@@ -72,7 +76,9 @@ class TokenBucket:
 
 
 def _room_json(room: Room) -> Any:
-    return msgspec.to_builtins(room.info())
+    data = msgspec.to_builtins(room.info())
+    data["stakes"] = stakes_info(room.stakes)
+    return data
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -142,7 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if not 0 <= seat < 16:
                     raise LobbyError(f"bad seat {seat}")
             room = await lobby().create(
-                player.id, body.preset, body.options, body.private, body.max_deals
+                player.id, body.preset, body.options, body.private, body.max_deals, body.stakes
             )
         except (LobbyError, ValueError) as e:
             raise HTTPException(400, str(e)) from e
@@ -168,6 +174,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if player is None:
             raise HTTPException(404, "no such player")
         return {"player": pid, "name": player.name, "games": await store().games_of(pid)}
+
+    @app.get("/api/leaderboard")
+    async def leaderboard(kind: str = "rating", limit: int = 50) -> dict[str, Any]:
+        if kind not in ("rating", "coins", "beans"):
+            raise HTTPException(400, "kind is rating, coins or beans")
+        if not 1 <= limit <= 200:
+            raise HTTPException(400, "limit is 1..200")
+        return {"kind": kind, "entries": await store().leaderboard(kind, limit)}
+
+    @app.get("/api/players/{pid}/stakes")
+    async def player_stakes(pid: str, limit: int = 20) -> dict[str, Any]:
+        player = await store().player(pid)
+        if player is None:
+            raise HTTPException(404, "no such player")
+        if not 0 <= limit <= 200:
+            raise HTTPException(400, "limit is 0..200")
+        return {"player": pid, "name": player.name, **await store().stakes_of(pid, limit)}
 
     @app.get("/api/games/{gid}")
     async def get_game(gid: int) -> Response:

@@ -14,6 +14,7 @@ from shengji.core.ruleset import Ruleset, preset
 from shengji.server.bots_runner import BotRunner
 from shengji.server.rooms import Room
 from shengji.server.settings import Settings
+from shengji.server.stakes import StakeRules
 from shengji.server.storage import Store
 
 log = logging.getLogger("shengji.server.lobby")
@@ -49,6 +50,7 @@ class Lobby:
                     store=self.store,
                     bots=self.bots,
                 )
+                room.stakes = StakeRules.from_dict(stored.stakes)
                 room.restore(stored.state, stored.last_seq, stored.actions)
             except Exception:
                 log.exception("room %s could not be restored", stored.code[:6])
@@ -64,8 +66,10 @@ class Lobby:
         options: dict[str, Any] | None,
         private: bool,
         max_deals: int | None,
+        stakes: dict[str, Any] | None = None,
     ) -> Room:
-        """A new room (its code is unguessable)."""
+        """A new room (its code is unguessable); ``stakes`` says what it plays for
+        (``{"kind": "coins", "coefficient": 1000}``; default plain, see server/stakes.py)."""
         if len(self.rooms) >= self.settings.max_rooms:
             raise LobbyError("the server has as many rooms as it may")
         if max_deals is not None and max_deals < 1:
@@ -76,6 +80,10 @@ class Lobby:
             raise LobbyError(str(e)) from e
         if ruleset.partnership != "fixed":
             raise LobbyError("only fixed partnerships are played by this server")
+        try:
+            rules = StakeRules.from_dict(stakes)
+        except ValueError as e:
+            raise LobbyError(str(e)) from e
         code = secrets.token_urlsafe(12)
         seed = secrets.token_hex(8)
         room = Room(
@@ -90,6 +98,7 @@ class Lobby:
             store=self.store,
             bots=self.bots,
         )
+        room.stakes = rules
         room.rid = await self.store.create_room(
             code,
             preset_name,
@@ -99,6 +108,7 @@ class Lobby:
             max_deals,
             creator,
             room.room_state(),
+            None if rules.kind == "plain" else rules.to_dict(),
         )
         self.rooms[code] = room
         room.start()

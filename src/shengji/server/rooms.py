@@ -36,6 +36,7 @@ from shengji.core.views import public_view, view_for
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner, fallback
 from shengji.server.settings import Settings
+from shengji.server.stakes import PLAIN, StakeRules, settle_deals
 from shengji.server.storage import Player, Store
 
 log = logging.getLogger("shengji.server.rooms")
@@ -219,6 +220,8 @@ class Room:
         self._tick_posted = False
         self._finish_pending = False
         self.applied = 0
+        self.stakes: StakeRules = PLAIN
+        """What the room plays for (server/stakes.py); the lobby sets it."""
 
     # ------------------------------------------------------------------ state in the DB
 
@@ -281,6 +284,7 @@ class Room:
 
     async def run(self) -> None:
         """Handle the inbox one command at a time."""
+        await settle_deals(self)  # stakes of deals a crash left unsettled (idempotent)
         if self._finish_pending:
             self._finish_pending = False
             await self._finish_match()
@@ -858,6 +862,7 @@ class Room:
         self._publish(Entry(seq, self._update_msg(seq), rendered, audience))
         if any(isinstance(e, DealEnded) for e in events):
             self.pause_until = self._now() + self.settings.deal_end_pause_s
+            await settle_deals(self)  # ratings / coins of the deal, once
         if self._match_done():
             await self._finish_match()
         return True, events

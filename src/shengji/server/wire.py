@@ -1,13 +1,16 @@
-"""Wire messages (protocol version 1): msgspec Structs, JSON text frames, kept apart from
+"""Wire messages (protocol version 2): msgspec Structs, JSON text frames, kept apart from
 core types. Every message is an object with ``t`` (its type) and ``v`` (the version);
 every server message also carries ``seq``, the room's sequence number (docs/protocol.md).
+
+Version 2 only adds: fields with defaults in server messages (per-seat levels, the friend
+card, bids) and new action verbs inside ``act``; a client speaking version 1 is still served.
 
 Cards travel in the project's notation, several cards as one string: ``"SA SA SK"``.
 
 >>> decode_client(b'{"t":"act","v":1,"action":"play SA SA"}')
 Act(action='play SA SA', v=1)
 >>> encode(Pong(seq=3))
-b'{"t":"pong","v":1,"seq":3}'
+b'{"t":"pong","v":2,"seq":3}'
 """
 
 from __future__ import annotations
@@ -23,7 +26,10 @@ from shengji.core.events import Event
 from shengji.core.state import DealResult
 from shengji.core.views import DealView
 
-VERSION = 1
+VERSION = 2
+OLDEST = 1
+"""Client messages of versions ``OLDEST..VERSION`` are accepted (version 2 added nothing a
+version 1 client must send)."""
 
 # --------------------------------------------------------------------------- client → server
 
@@ -136,8 +142,10 @@ _client_decoder = msgspec.json.Decoder(ClientMessage)
 def decode_client(data: bytes | str) -> ClientMessage:
     """Parse one client message; ``msgspec.ValidationError``/``DecodeError`` if malformed."""
     msg: ClientMessage = _client_decoder.decode(data)
-    if msg.v != VERSION:
-        raise msgspec.ValidationError(f"unsupported protocol version {msg.v}; this is {VERSION}")
+    if not OLDEST <= msg.v <= VERSION:
+        raise msgspec.ValidationError(
+            f"unsupported protocol version {msg.v}; this server speaks {OLDEST}..{VERSION}"
+        )
     return msg
 
 
@@ -204,6 +212,8 @@ class GameView(msgspec.Struct, kw_only=True):
     winner: int | None
     point_cards: str = ""
     """Point cards (5, 10, K) in the tricks the attackers won so far."""
+    seat_levels: list[str] = msgspec.field(default_factory=list)
+    """v2: each seat's level (fixed partners hold their team's)."""
 
 
 class ServerMsg(msgspec.Struct, tag_field="t", kw_only=True):
@@ -240,6 +250,8 @@ class Update(ServerMsg, tag="update"):
     deal_no: int
     match_no: int
     team_levels: list[str]
+    seat_levels: list[str] = msgspec.field(default_factory=list)
+    """v2: each seat's level after this action."""
 
 
 class RoomUpdate(ServerMsg, tag="room"):
@@ -365,7 +377,11 @@ def render_result(r: DealResult | None) -> dict[str, Any] | None:
 
 
 def render_view(
-    view: DealView, team_levels: list[str], match_over: bool, winner: int | None
+    view: DealView,
+    team_levels: list[str],
+    match_over: bool,
+    winner: int | None,
+    seat_levels: list[str] | None = None,
 ) -> GameView:
     """A core view as a wire ``GameView`` (never more than the view holds)."""
     last = view.tricks[-1] if view.tricks else None
@@ -406,4 +422,5 @@ def render_view(
         match_over=match_over,
         winner=winner,
         point_cards=cards_str(sorted(c for c in won if points(c))),
+        seat_levels=list(seat_levels or []),
     )

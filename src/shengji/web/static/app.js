@@ -151,14 +151,18 @@ function CreateRoom() {
   const [fill, setFill] = useState("");
   const [rebury, setRebury] = useState(false);
   const [err, setErr] = useState(null);
-  const presets = meta ? meta.presets : ["classic"];
+  const presets = presetInfo();
+  const info = presets.find((p) => p.name === preset) || { name: preset, players: 4 };
   const submit = async (e) => {
     e.preventDefault();
     setErr(null);
     const body = { preset, private: priv, options: {} };
     if (maxDeals) body.max_deals = Number(maxDeals);
     if (rebury) body.options.rebury = true;
-    if (fill) body.bots = { 1: fill, 2: fill, 3: fill };
+    if (fill) {
+      body.bots = {};
+      for (let i = 1; i < (info.players || 4); i++) body.bots[i] = fill;
+    }
     try {
       const code = await S.createRoom(body);
       location.hash = `#/room/${code}`;
@@ -171,10 +175,15 @@ function CreateRoom() {
     <form onSubmit=${submit} class="create">
       <label>${t("lobby.preset")}
         <select data-testid="preset" value=${preset} onChange=${(e) => setPreset(e.target.value)}>
-          ${presets.map((p) => html`<option value=${p}>${t("preset." + p)}</option>`)}
+          ${presets.map((p) => html`<option value=${p.name}>${t("preset." + p.name)}${
+            p.playable === false ? " — " + t("lobby.not_playable") : ""}</option>`)}
         </select>
       </label>
-      <p class="desc" data-testid="preset-desc">${t("preset_desc." + preset)}</p>
+      <p class="desc" data-testid="preset-desc">${t("preset_desc." + preset)}
+        ${info.players ? html` <span class="muted">${t("lobby.seats", { n: info.players })}</span>` : null}
+        ${info.playable === false && info.reason ? html`<br /><span class="error">${info.reason}</span>` : null}
+        ${isShortSequence(info.level_sequence) ? html`<br /><${LevelSequence} seq=${info.level_sequence} />` : null}
+      </p>
       <div class="grid2">
         <label>${t("lobby.max_deals")}
           <input type="number" min="1" max="99" placeholder=${t("lobby.until_win")}
@@ -197,6 +206,26 @@ function CreateRoom() {
       ${err ? html`<p class="error">${err}</p>` : null}
     </form>
   </section>`;
+}
+
+/** The presets the server offers: ``[{name, players, playable, reason, level_sequence}]``. */
+function presetInfo() {
+  const meta = state.meta;
+  if (meta && meta.preset_info) return meta.preset_info;
+  return (meta ? meta.presets : ["classic"]).map((name) => ({ name, players: 4, playable: true }));
+}
+
+/** Whether a level sequence skips ranks (tournament: 2 5 10 J Q K A). */
+function isShortSequence(seq) {
+  return !!seq && seq.length > 0 && seq.length < 13;
+}
+
+/** A level sequence with the current level marked: ``2 5 [10] J Q K A``. */
+function LevelSequence({ seq, current }) {
+  return html`<span class="lvseq" data-testid="level-sequence">
+    <span class="k">${t("info.level_sequence")}</span>
+    ${seq.map((r) => html`<span class=${"lvstep" + (r === current ? " cur" : "")}>${r}</span>`)}
+  </span>`;
 }
 
 function RoomList() {
@@ -250,12 +279,39 @@ function Lobby() {
 
 // ------------------------------------------------------------------------------ seats
 
-/** Where seat ``i`` sits around the felt: the viewer at the bottom, turns go to the right. */
+/** Seat spots around the felt per table size, the viewer's first (at the bottom), then in
+ * turn order (counter-clockwise: the next seat is on the right). ``x``/``y`` are percent of
+ * the felt; ``side`` pins a plate to the left or right edge. */
+const SPOTS = {
+  3: [{ x: 50, y: 90 }, { side: "right", y: 30 }, { side: "left", y: 30 }],
+  4: [{ x: 50, y: 90 }, { side: "right", y: 50 }, { x: 50, y: 10 }, { side: "left", y: 50 }],
+  5: [{ x: 50, y: 90 }, { side: "right", y: 58 }, { x: 70, y: 10 }, { x: 30, y: 10 },
+    { side: "left", y: 58 }],
+  6: [{ x: 50, y: 90 }, { side: "right", y: 66 }, { side: "right", y: 24 }, { x: 50, y: 10 },
+    { side: "left", y: 24 }, { side: "left", y: 66 }],
+};
+
+/** Where seat ``i`` sits around the felt (the viewer at the bottom), and the direction its
+ * trick cards are pushed from the centre (``cx``, ``cy`` in -1..1). */
 function seatPos(i, n) {
   const base = state.seat == null ? 0 : state.seat;
   const rel = (i - base + n) % n;
-  const a = ((90 - (rel * 360) / n) * Math.PI) / 180;
-  return { rel, cx: Math.cos(a), cy: Math.sin(a) };
+  const spot = (SPOTS[n] || SPOTS[4])[rel % (SPOTS[n] || SPOTS[4]).length];
+  const x = spot.side === "right" ? 100 : spot.side === "left" ? 0 : spot.x;
+  return { rel, spot, cx: (x - 50) / 50, cy: (spot.y - 50) / 40 };
+}
+
+/** Fixed partners: seats of the same parity play together (0 and 2 of four). */
+function fixedTeams() {
+  return !state.room || state.room.ruleset.partnership === "fixed";
+}
+
+/** The level of a seat: its own (find-a-friend, bidding) or its team's. */
+function seatLevel(i) {
+  const g = state.game;
+  if (!g) return null;
+  if (g.seat_levels && g.seat_levels.length) return g.seat_levels[i];
+  return fixedTeams() && g.team_levels ? g.team_levels[teamOf(i)] : null;
 }
 
 function SeatPlate({ i, n }) {
@@ -263,36 +319,47 @@ function SeatPlate({ i, n }) {
   const g = state.game;
   const s = room.seats[i];
   const p = seatPos(i, n);
-  let style = `top:${50 + 40 * p.cy}%;`;
-  let side = "mid";
-  if (p.cx > 0.3) side = "right";
-  else if (p.cx < -0.3) side = "left";
+  const side = p.spot.side || "mid";
+  let style = `top:${p.spot.y}%;`;
   if (side === "right") style += "right:1.5%";
   else if (side === "left") style += "left:1.5%";
-  else style += `left:${50 + 41 * p.cx}%`;
+  else style += `left:${p.spot.x}%`;
   const turn = g && g.to_act === i;
   const dealer = g && g.dealer === i;
   const me = state.seat === i;
-  const cls = ["seat", `rel${p.rel}`, side, turn ? "turn" : "", me ? "mine" : "",
-    g && g.defenders.includes(i) ? "defender" : "", !s.connected && s.kind === "human" ? "away" : ""]
-    .join(" ");
+  const cls = ["seat", `rel${p.rel}`, side, p.spot.y < 30 ? "top" : "", turn ? "turn" : "",
+    me ? "mine" : "", g && g.defenders.includes(i) ? "defender" : "",
+    !s.connected && s.kind === "human" ? "away" : ""].join(" ");
   const showDecl = g && ["dealing", "declaring", "rebury"].includes(g.phase);
   const decl = showDecl && g.declaration && g.declaration.seat === i ? g.declaration : null;
+  const lv = fixedTeams() ? null : seatLevel(i);
   return html`<div class=${cls} style=${style} data-testid=${"seat-" + i}>
     <div class="plate">
       <span class="sname">${s.kind === "empty" ? t("seat.empty") : seatName(i)}</span>
       ${dealer ? html`<span class="badge dealer" title=${t("badge.dealer_title")}>${t("badge.dealer")}</span>` : null}
+      <${SideBadge} i=${i} />
       ${s.substitute ? html`<span class="badge">${t("badge.substitute")}</span>` : null}
       ${s.kind === "human" && !s.connected ? html`<span class="badge away">${t("badge.away")}</span>` : null}
       ${g && !me && g.hand_sizes[i] > 0 ? html`<span class="count" title=${t("seat.cards_left")}>
         <${CardBack} cls="mini" />${g.hand_sizes[i]}</span>` : null}
-      <span class="team">${t("team.n", { n: teamOf(i) + 1 })}</span>
+      ${fixedTeams() ? html`<span class="team">${t("team.n", { n: teamOf(i) + 1 })}</span>` : null}
+      ${lv != null ? html`<span class="team" data-testid=${"seat-level-" + i}>${t("seat.level", { lv })}</span>` : null}
     </div>
     ${decl ? html`<div class="decl">${splitCards(decl.cards).map(
       (c) => html`<${Card} card=${c} fourColor=${state.fourColor} cls="tiny" />`)}</div>` : null}
     ${state.seat == null && s.kind === "empty" ? html`<button class="small"
       data-testid=${"take-" + i} onClick=${() => S.send({ t: "sit", seat: i })}>${t("seat.take")}</button>` : null}
   </div>`;
+}
+
+/** Find-a-friend: a badge once a seat is known to be the dealer's friend. */
+function SideBadge({ i }) {
+  const g = state.game;
+  if (!g || !g.friends || fixedTeams()) return null;
+  if (g.friends.includes(i) && i !== g.dealer) {
+    return html`<span class="badge friend" data-testid=${"friend-" + i}>${t("badge.friend")}</span>`;
+  }
+  return null;
 }
 
 function SeatControls({ i, s }) {
@@ -329,7 +396,8 @@ function InfoBar() {
   const me = state.seat;
   const levels = (g && g.team_levels) || [];
   const defTeam = g && g.defenders.length ? teamOf(g.defenders[0]) : null;
-  const target = room ? room.ruleset.decks * 40 : 80;
+  const target = attackerTarget();
+  const seq = room ? room.ruleset.level_sequence : null;
   return html`<div class="infobar" data-testid="infobar">
     <div class="info trump" data-testid="trump">
       <span class="k">${t("info.trump")}</span>
@@ -338,8 +406,11 @@ function InfoBar() {
       ${g && !g.trump && g.declaration ? html`<span class="tentative">(${trumpLabel(g.declaration.trump)}?)</span>` : null}
       <span class="k">${t("info.level")}</span><b>${g ? g.level : "—"}</b>
     </div>
+    ${isShortSequence(seq) ? html`<div class="info"><${LevelSequence} seq=${seq} current=${g && g.level} /></div>` : null}
     <div class="info levels" data-testid="levels">
-      ${levels.map((lv, team) => html`<span class=${"lv" + (team === defTeam ? " def" : "")}>
+      ${!fixedTeams() ? room.seats.map((s) => seatLevel(s.seat) != null ? html`<span class=${"lv" + (g && g.defenders.includes(s.seat) ? " def" : "")}>
+        ${s.seat === me ? t("team.me") : seatShort(s.seat)} <b>${seatLevel(s.seat)}</b></span>` : null) : null}
+      ${!fixedTeams() ? null : levels.map((lv, team) => html`<span class=${"lv" + (team === defTeam ? " def" : "")}>
         ${me != null && teamOf(me) === team ? t("team.us") : t("team.n", { n: team + 1 })}
         <b>${lv}</b>${team === defTeam ? html`<small>${t("badge.dealer")}</small>` : null}</span>`)}
     </div>
@@ -352,6 +423,19 @@ function InfoBar() {
       ${g && g.stake > 1 ? html`<span class="badge">×${g.stake}</span>` : null}
     </div>
   </div>`;
+}
+
+/** The attackers' points to take over: the bid target once there is one, else 40 a deck. */
+function attackerTarget() {
+  const g = state.game;
+  if (g && g.target) return g.target;
+  return state.room ? state.room.ruleset.decks * 40 : 80;
+}
+
+/** A seat's name cut short for tight spots. */
+function seatShort(i) {
+  const name = seatName(i);
+  return name.length > 8 ? name.slice(0, 7) + "…" : name;
 }
 
 function TrickArea() {
@@ -630,6 +714,7 @@ function WaitingRoom() {
       <h2>${t("preset." + room.preset)}</h2>
       <p class="muted small">${t("preset_desc." + room.preset)}
         ${room.max_deals ? " " + t("room.max_deals", { n: room.max_deals }) : ""}</p>
+      ${isShortSequence(room.ruleset.level_sequence) ? html`<p class="small"><${LevelSequence} seq=${room.ruleset.level_sequence} /></p>` : null}
       <div class="row">
         <input class="link" readonly value=${roomLink(room.code)} data-testid="room-link"
           onFocus=${(e) => e.target.select()} />
@@ -644,11 +729,11 @@ function WaitingRoom() {
       </div>
       <p class="muted small">${empty ? t("room.need_seats", { n: empty }) : t("room.need_ready")}</p>
     </div>
-    <div class="wseats">
+    <div class=${"wseats n" + room.seats.length}>
       ${room.seats.map((s) => html`<div key=${s.seat} data-testid=${"seat-" + s.seat}
           class=${"wcard wseat" + (s.seat === me ? " mine" : "") + (s.kind === "empty" ? " empty" : "")}>
         <div class="whead">
-          <span class="muted small">${t("seat.n", { n: s.seat + 1 })} · ${t("team.n", { n: teamOf(s.seat) + 1 })}</span>
+          <span class="muted small">${t("seat.n", { n: s.seat + 1 })}${fixedTeams() ? " · " + t("team.n", { n: teamOf(s.seat) + 1 }) : ""}</span>
           ${s.kind === "human" && s.ready ? html`<span class="badge ok">${t("badge.ready")}</span>` : null}
           ${s.kind === "human" && !s.connected ? html`<span class="badge away">${t("badge.away")}</span>` : null}
         </div>

@@ -115,7 +115,7 @@ let retryTimer = null;
 let checkTimer = null;
 
 export function send(msg) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ v: 1, ...msg }));
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ v: 2, ...msg }));
 }
 
 export function act(action) {
@@ -161,7 +161,7 @@ function connect() {
   sock.onopen = () => {
     const hello = { t: "hello", token: state.player.token };
     if (lastSeq != null) hello.last_seq = lastSeq;
-    sock.send(JSON.stringify({ v: 1, ...hello }));
+    sock.send(JSON.stringify({ v: 2, ...hello }));
   };
   sock.onmessage = (ev) => {
     let msg;
@@ -328,6 +328,7 @@ function freshGame(ev, prev, msg) {
     result: null,
     team_levels: msg.team_levels,
     team_levels_before: msg.team_levels,
+    seat_levels: msg.seat_levels || [],
     match_over: false,
     winner: null,
     point_cards: [],
@@ -350,6 +351,7 @@ function onUpdate(msg) {
   let reveal = null;
   let lastNotice = null;
   const before = g ? g.team_levels : msg.team_levels;
+  const seatBefore = g && g.seat_levels ? g.seat_levels : msg.seat_levels || [];
   for (const e of msg.events) {
     if (e.type === "deal_started") {
       g = freshGame(e, g, msg);
@@ -425,6 +427,8 @@ function onUpdate(msg) {
           end: e,
           levels_before: before,
           levels_after: msg.team_levels,
+          seat_levels_before: seatBefore,
+          seat_levels_after: msg.seat_levels || [],
         };
         g.result = e;
         break;
@@ -437,6 +441,7 @@ function onUpdate(msg) {
     g.to_act = msg.to_act;
     g.deal_no = msg.deal_no;
     g.team_levels = msg.team_levels;
+    g.seat_levels = msg.seat_levels || [];
   }
   const patch = { game: g, summary };
   if (lastNotice) notice(lastNotice, "warn", 5000);
