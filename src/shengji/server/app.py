@@ -23,7 +23,7 @@ from shengji.bots.registry import bot_factory, bot_names
 from shengji.core.ruleset import PRESETS
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner
-from shengji.server.lobby import Lobby, LobbyError
+from shengji.server.lobby import Lobby, LobbyError, preset_catalog
 from shengji.server.rooms import Conn, Room
 from shengji.server.settings import Settings
 from shengji.server.stakes import stakes_info
@@ -127,7 +127,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
-        return {"protocol": wire.VERSION, "presets": sorted(PRESETS), "bots": bot_names()}
+        return {
+            "protocol": wire.VERSION,
+            "presets": sorted(PRESETS),
+            "preset_info": preset_catalog(),
+            "bots": bot_names(),
+        }
 
     @app.post("/api/players")
     async def new_player(body: NewPlayer) -> dict[str, Any]:

@@ -10,7 +10,10 @@ import logging
 import secrets
 from typing import Any
 
-from shengji.core.ruleset import Ruleset, preset
+from shengji.core.cards import RANKS
+from shengji.core.errors import RulesetError
+from shengji.core.match import OUTCOME_RULES
+from shengji.core.ruleset import PRESETS, RESERVED_PRESETS, Ruleset, preset
 from shengji.server.bots_runner import BotRunner
 from shengji.server.rooms import Room
 from shengji.server.settings import Settings
@@ -22,6 +25,51 @@ log = logging.getLogger("shengji.server.lobby")
 
 class LobbyError(ValueError):
     """A room that cannot be created (bad preset, options or limits)."""
+
+
+def unplayable(ruleset: Ruleset) -> str | None:
+    """Why this server cannot run ``ruleset`` (None: it can).
+
+    >>> unplayable(PRESETS["classic"]) is None
+    True
+    >>> unplayable(PRESETS["classic"].replace({"players": 5, "kitty_size": 8}))
+    'fixed partnerships need an even number of players, not 5'
+    """
+    if ruleset.partnership == "fixed" and ruleset.players % 2:
+        return f"fixed partnerships need an even number of players, not {ruleset.players}"
+    if ruleset.partnership not in OUTCOME_RULES:
+        return f"the engine does not score {ruleset.partnership} partnerships yet"
+    return None
+
+
+def preset_catalog() -> list[dict[str, Any]]:
+    """Every preset name with what the create-room form shows: seats, decks, the level
+    sequence, and whether this server plays it (``reason`` says why not).
+
+    >>> [p["name"] for p in preset_catalog()][:2]
+    ['classic', 'lianzhong']
+    """
+    out: list[dict[str, Any]] = []
+    for name in (*PRESETS, *(n for n in RESERVED_PRESETS if n not in PRESETS)):
+        try:
+            rs = preset(name)
+        except RulesetError as e:
+            out.append({"name": name, "playable": False, "reason": e.message})
+            continue
+        why = unplayable(rs)
+        out.append(
+            {
+                "name": name,
+                "players": rs.players,
+                "decks": rs.decks,
+                "kitty_size": rs.kitty_size,
+                "level_sequence": [RANKS[r] for r in rs.level_sequence],
+                "partnership": rs.partnership,
+                "playable": why is None,
+                "reason": why,
+            }
+        )
+    return out
 
 
 class Lobby:
@@ -78,8 +126,9 @@ class Lobby:
             ruleset = preset(preset_name, options or None)
         except (ValueError, TypeError) as e:
             raise LobbyError(str(e)) from e
-        if ruleset.partnership != "fixed":
-            raise LobbyError("only fixed partnerships are played by this server")
+        why = unplayable(ruleset)
+        if why is not None:
+            raise LobbyError(f"preset {preset_name!r} cannot be played here: {why}")
         try:
             rules = StakeRules.from_dict(stakes)
         except ValueError as e:

@@ -22,10 +22,12 @@ from collections.abc import Coroutine
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import msgspec
+
 from shengji.bots.base import Bot
 from shengji.bots.registry import bot_factory, make_bot
-from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
-from shengji.core.cards import RANKS, parse_cards
+from shengji.core.actions import SYSTEM, Action, Deal, parse_action
+from shengji.core.cards import RANKS
 from shengji.core.errors import NotationError, ShengjiError
 from shengji.core.events import CardDealt, DealEnded, Event
 from shengji.core.match import MatchState
@@ -88,25 +90,36 @@ def action_text(action: Action) -> str:
     return " ".join([parts[0], *parts[2:]])
 
 
+CLIENT_FORMS = {
+    "declare": "declare CARDS",
+    "pass": "pass",
+    "bury": "bury CARDS",
+    "play": "play CARDS",
+    "call": "call NTH CARD",
+    "bid": "bid TARGET",
+    "trump": "trump SUIT",
+}
+"""The action forms a client may send, by verb: the engine's, less ``deal`` and the seat."""
+
+
 def client_action(text: str, seat: int) -> Action:
     """Parse a client's action for ``seat`` (the seat comes from the session, never the
-    message): ``client_action("play SA SA", 2)`` is ``Play(2, (12, 12))``."""
+    message): ``client_action("play SA SA", 2)`` is ``Play(2, (12, 12))``; the text is the
+    engine's action text without the seat (``parse_action("play 2 SA SA")``)."""
     parts = text.strip().split(None, 1)
     if not parts:
         raise NotationError("empty action")
     verb = parts[0].lower()
-    cards = tuple(parse_cards(parts[1])) if len(parts) > 1 else ()
-    if verb == "pass" and not cards:
-        return Pass(seat)
-    if verb == "declare" and cards:
-        return Declare(seat, cards)
-    if verb == "bury" and cards:
-        return Bury(seat, cards)
-    if verb == "play" and cards:
-        return Play(seat, cards)
-    raise NotationError(
-        f"bad action {text!r}: use 'declare CARDS', 'pass', 'bury CARDS' or 'play CARDS'"
-    )
+    rest = parts[1] if len(parts) > 1 else ""
+    usage = "use " + ", ".join(f"'{f}'" for f in CLIENT_FORMS.values())
+    form = CLIENT_FORMS.get(verb)
+    if form is None or (form != verb and not rest):
+        raise NotationError(f"bad action {text!r}: {usage}")
+    try:
+        return parse_action(f"{verb} {seat} {rest}".strip())
+    except NotationError as e:
+        why = f"{e.message}; " if not e.message.startswith("bad action") else ""
+        raise NotationError(f"bad action {text!r}: {why}{usage}") from e
 
 
 # --------------------------------------------------------------------------- the log
@@ -138,15 +151,7 @@ class Entry:
             msg = self.msg
             if self.events is not None and isinstance(msg, wire.Update):
                 evs = [e for aud, e in self.events if aud is None or aud == seat]
-                msg = wire.Update(
-                    seq=msg.seq,
-                    events=evs,
-                    phase=msg.phase,
-                    to_act=msg.to_act,
-                    deal_no=msg.deal_no,
-                    match_no=msg.match_no,
-                    team_levels=msg.team_levels,
-                )
+                msg = msgspec.structs.replace(msg, events=evs)
             data = self.cache[key] = wire.encode(msg)
         return data
 
@@ -236,8 +241,6 @@ class Room:
     def restore(self, state: dict[str, Any], last_seq: int, actions: list[str]) -> None:
         """Put a new room back as it was: seating from its row, the match replayed from its
         logged actions (the engine is deterministic: ruleset + seed + actions)."""
-        from shengji.core.actions import parse_action
-
         room = self  # (reads as the room being put back)
         room.seats = [Seat(**s) for s in state.get("seats", [])] or room.seats
         room.status = str(state.get("status", "waiting"))
@@ -819,6 +822,12 @@ class Room:
             return []
         return [RANKS[self.ruleset.level_sequence[i]] for i in m.team_levels]
 
+    def _seat_levels(self) -> list[str]:
+        m = self.match
+        if m is None:
+            return []
+        return [RANKS[self.ruleset.level_sequence[i]] for i in m.levels]
+
     def _update_msg(self, seq: int) -> wire.Update:
         m = self.match
         assert m is not None
@@ -830,6 +839,7 @@ class Room:
             deal_no=m.deal.deal_no,
             match_no=self.match_no,
             team_levels=self._team_levels(),
+            seat_levels=self._seat_levels(),
         )
 
     async def _apply(self, action: Action, conn: Conn | None) -> tuple[bool, list[Event]]:
@@ -934,7 +944,9 @@ class Room:
         game = None
         if m is not None:
             view = public_view(m.deal) if seat is None else view_for(m.deal, seat)
-            game = wire.render_view(view, self._team_levels(), m.is_over, m.winner)
+            game = wire.render_view(
+                view, self._team_levels(), m.is_over, m.winner, self._seat_levels()
+            )
         return wire.encode(
             wire.Snapshot(seq=self.seq, room=self.info(), game=game, chat=list(self.chat))
         )

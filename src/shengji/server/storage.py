@@ -3,8 +3,12 @@
 Tables: ``players`` (guest name + hash of the session token), ``rooms`` (ruleset, seed and
 seating), ``room_log`` (every sequenced room message, game actions among them, written
 before it is broadcast), ``games`` (finished matches as GameRecord JSON) and
-``game_players``. Writes go through one writer task that commits whatever is queued in one
-transaction (group commit), so a busy server pays one commit for many tables.
+``game_players``; for stakes (docs/rules.md 75–89) ``player_stakes`` (rating and balances),
+``room_stakes`` (what a room plays for), ``deal_settlements`` (one row per settled deal: the
+key that keeps settling idempotent) and ``stake_ledger`` (one row per player per deal).
+Writes go through one writer task that commits whatever is queued in one transaction (group
+commit), so a busy server pays one commit for many tables; a deal's stakes are settled in a
+transaction of their own (``settle_deal``).
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    UniqueConstraint,
     event,
     func,
     insert,
@@ -36,8 +41,12 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from shengji.core.stakes import Settlement, StakeRules, settle
+from shengji.core.state import DealResult
 
 
 class Base(DeclarativeBase):
@@ -105,6 +114,72 @@ class GamePlayerRow(Base):
     player_id: Mapped[str] = mapped_column(String(32), index=True)
 
 
+# ---------------------------------------------------------------------------- stakes
+
+STARTING_RATING = 0
+"""A new player's rating (积分); ratings may go below zero."""
+STARTING_COINS = 10_000
+"""A new player's game coins (游戏币); balances may go below zero (play money)."""
+STARTING_BEANS = 10_000
+"""A new player's 欢乐豆."""
+
+
+class PlayerStakesRow(Base):
+    """A player's rating and balances, and how many deals moved each."""
+
+    __tablename__ = "player_stakes"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    rating: Mapped[int] = mapped_column(Integer, default=STARTING_RATING)
+    coins: Mapped[int] = mapped_column(Integer, default=STARTING_COINS)
+    beans: Mapped[int] = mapped_column(Integer, default=STARTING_BEANS)
+    rating_deals: Mapped[int] = mapped_column(Integer, default=0)
+    coins_deals: Mapped[int] = mapped_column(Integer, default=0)
+    beans_deals: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class RoomStakesRow(Base):
+    """What a room plays for (``StakeRules`` as JSON); rooms without a row are plain."""
+
+    __tablename__ = "room_stakes"
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    rules: Mapped[str] = mapped_column(Text)
+
+
+class DealSettlementRow(Base):
+    """One settled deal: its key makes settling idempotent (a replayed deal is refused)."""
+
+    __tablename__ = "deal_settlements"
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    deal_no: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    detail: Mapped[str] = mapped_column(Text)
+    """The settlement as JSON: deltas per seat, base, multiplier, house take, reason."""
+    at: Mapped[float] = mapped_column(Float)
+
+
+class LedgerRow(Base):
+    """One player's change in one deal: the delta, the balance after it and why."""
+
+    __tablename__ = "stake_ledger"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    room_id: Mapped[int] = mapped_column(Integer)
+    match_no: Mapped[int] = mapped_column(Integer)
+    deal_no: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    delta: Mapped[int] = mapped_column(Integer)
+    balance: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+    __table_args__ = (
+        Index("ix_stake_ledger_player", "player_id", "id"),
+        UniqueConstraint("room_id", "match_no", "deal_no", "seat"),
+    )
+
+
 def hash_token(token: str) -> str:
     """What is stored of a session token (never the token itself)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -133,6 +208,8 @@ class StoredRoom:
     last_seq: int
     actions: list[str]
     """Action texts of the current match, in order."""
+    stakes: dict[str, Any] | None = None
+    """What the room plays for (``StakeRules.to_dict``); None: a plain room."""
 
 
 _Op = tuple[str, dict[str, Any]]
@@ -242,6 +319,8 @@ class Store:
         pid = uuid.uuid4().hex
         async with self.sessions.begin() as s:
             s.add(PlayerRow(id=pid, name=name, token_hash=hash_token(token), created=time.time()))
+            await s.flush()
+            s.add(_new_stakes(pid))
         return Player(pid, name), token
 
     async def player_by_token(self, token: str) -> Player | None:
@@ -270,8 +349,9 @@ class Store:
         max_deals: int | None,
         created_by: str | None,
         state: dict[str, Any],
+        stakes: dict[str, Any] | None = None,
     ) -> int:
-        """Insert a room; returns its id."""
+        """Insert a room (and what it plays for, unless plain); returns its id."""
         async with self.sessions.begin() as s:
             row = RoomRow(
                 code=code,
@@ -287,6 +367,8 @@ class Store:
             )
             s.add(row)
             await s.flush()
+            if stakes is not None:
+                s.add(RoomStakesRow(room_id=row.id, rules=json.dumps(stakes)))
             return row.id
 
     async def load_rooms(self) -> list[StoredRoom]:
@@ -310,6 +392,7 @@ class Store:
                         .order_by(LogRow.id)
                     )
                 ).scalars()
+                stakes = await s.get(RoomStakesRow, r.id)
                 out.append(
                     StoredRoom(
                         r.id,
@@ -322,6 +405,7 @@ class Store:
                         state,
                         int(last or 0),
                         list(acts),
+                        None if stakes is None else json.loads(stakes.rules),
                     )
                 )
         return out
@@ -358,6 +442,182 @@ class Store:
         async with self.sessions() as s:
             row = await s.get(GameRow, game_id)
         return None if row is None else row.record
+
+    # ------------------------------------------------------------------ stakes
+
+    async def settle_deal(
+        self,
+        room_id: int,
+        match_no: int,
+        deal_no: int,
+        result: DealResult,
+        rules: StakeRules,
+        players: Sequence[str | None],
+    ) -> Settlement | None:
+        """Apply a finished deal's stakes to the players' rating or balance, with one ledger
+        row per player, in ONE transaction. A deal already settled (same room, match and
+        deal) changes nothing: None. ``players`` per seat, None for an unrated seat (a bot).
+        """
+        if rules.kind == "plain":
+            return None
+        kind = rules.kind
+        now = time.time()
+        try:
+            async with self.sessions.begin() as s:
+                # The key first: it refuses a second settlement of the deal and (SQLite)
+                # takes the write lock before anything is read.
+                key = DealSettlementRow(
+                    room_id=room_id,
+                    match_no=match_no,
+                    deal_no=deal_no,
+                    kind=kind,
+                    detail="",
+                    at=now,
+                )
+                s.add(key)
+                await s.flush()
+                humans = sorted({p for p in players if p})
+                rows = {
+                    r.player_id: r
+                    for r in (
+                        await s.execute(
+                            select(PlayerStakesRow)
+                            .where(PlayerStakesRow.player_id.in_(humans))
+                            .with_for_update()
+                        )
+                    ).scalars()
+                }
+                for new in humans:
+                    if new not in rows:  # a player from before stakes existed
+                        rows[new] = _new_stakes(new)
+                        s.add(rows[new])
+                settlement = settle(result, rules, [rows[p].rating if p else None for p in players])
+                for seat, pid in enumerate(players):
+                    if not pid:
+                        continue
+                    row, delta = rows[pid], settlement.deltas[seat]
+                    balance = getattr(row, kind) + delta
+                    setattr(row, kind, balance)
+                    setattr(row, f"{kind}_deals", getattr(row, f"{kind}_deals") + 1)
+                    row.updated = now
+                    s.add(
+                        LedgerRow(
+                            player_id=pid,
+                            room_id=room_id,
+                            match_no=match_no,
+                            deal_no=deal_no,
+                            seat=seat,
+                            kind=kind,
+                            delta=delta,
+                            balance=balance,
+                            reason=settlement.reason,
+                            at=now,
+                        )
+                    )
+                key.detail = json.dumps(
+                    {
+                        "players": list(players),
+                        "deltas": list(settlement.deltas),
+                        "base": settlement.base,
+                        "multiplier": settlement.multiplier,
+                        "house": settlement.house,
+                        "reason": settlement.reason,
+                        "rules": rules.to_dict(),
+                    }
+                )
+        except IntegrityError:
+            if deal_no in await self.settled_deals(room_id, match_no):
+                return None
+            raise
+        return settlement
+
+    async def settled_deals(self, room_id: int, match_no: int) -> set[int]:
+        """Deal numbers of a room's match whose stakes are settled."""
+        async with self.sessions() as s:
+            rows = await s.execute(
+                select(DealSettlementRow.deal_no).where(
+                    DealSettlementRow.room_id == room_id, DealSettlementRow.match_no == match_no
+                )
+            )
+            return set(rows.scalars())
+
+    async def room_stakes(self, room_id: int) -> dict[str, Any] | None:
+        """What a room plays for (``StakeRules.to_dict``), None for a plain room."""
+        async with self.sessions() as s:
+            row = await s.get(RoomStakesRow, room_id)
+        return None if row is None else dict(json.loads(row.rules))
+
+    async def leaderboard(self, kind: str, limit: int = 50) -> list[dict[str, Any]]:
+        """Players by rating, coins or 欢乐豆, highest first; only those with a settled deal
+        of that kind. ``[{"rank", "player", "name", "value", "deals"}]``."""
+        if kind not in ("rating", "coins", "beans"):
+            raise ValueError("kind is rating, coins or beans")
+        value = getattr(PlayerStakesRow, kind)
+        deals = getattr(PlayerStakesRow, f"{kind}_deals")
+        async with self.sessions() as s:
+            rows = (
+                await s.execute(
+                    select(PlayerStakesRow.player_id, PlayerRow.name, value, deals)
+                    .join(PlayerRow, PlayerRow.id == PlayerStakesRow.player_id)
+                    .where(deals > 0)
+                    .order_by(value.desc(), deals.desc(), PlayerStakesRow.player_id)
+                    .limit(limit)
+                )
+            ).all()
+        return [
+            {"rank": i + 1, "player": r[0], "name": r[1], "value": r[2], "deals": r[3]}
+            for i, r in enumerate(rows)
+        ]
+
+    async def stakes_of(self, player_id: str, limit: int = 20) -> dict[str, Any]:
+        """A player's rating, balances, deal counts and last ``limit`` ledger rows (newest
+        first); starting values for a player who has none yet."""
+        async with self.sessions() as s:
+            row = await s.get(PlayerStakesRow, player_id)
+            ledger = (
+                await s.execute(
+                    select(LedgerRow)
+                    .where(LedgerRow.player_id == player_id)
+                    .order_by(LedgerRow.id.desc())
+                    .limit(limit)
+                )
+            ).scalars()
+            recent = [
+                {
+                    "kind": r.kind,
+                    "delta": r.delta,
+                    "balance": r.balance,
+                    "reason": r.reason,
+                    "room_id": r.room_id,
+                    "match_no": r.match_no,
+                    "deal_no": r.deal_no,
+                    "seat": r.seat,
+                    "at": r.at,
+                }
+                for r in ledger
+            ]
+        row = row or _new_stakes(player_id)
+        return {
+            "rating": row.rating,
+            "coins": row.coins,
+            "beans": row.beans,
+            "deals": {k: getattr(row, f"{k}_deals") for k in ("rating", "coins", "beans")},
+            "ledger": recent,
+        }
+
+
+def _new_stakes(player_id: str) -> PlayerStakesRow:
+    """A player's starting rating and balances."""
+    return PlayerStakesRow(
+        player_id=player_id,
+        rating=STARTING_RATING,
+        coins=STARTING_COINS,
+        beans=STARTING_BEANS,
+        rating_deals=0,
+        coins_deals=0,
+        beans_deals=0,
+        updated=time.time(),
+    )
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

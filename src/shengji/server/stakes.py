@@ -1,0 +1,74 @@
+"""Stakes in rooms: what a room plays for, and settling each finished deal exactly once.
+
+A rating (积分), coin (游戏币) or 欢乐豆 room settles every finished deal
+(``core.stakes.settle``) through ``Store.settle_deal``: one transaction per deal holding the
+players' new rating or balance and their ledger rows, keyed by room, match and deal, so a
+deal is never settled twice. ``settle_deals`` runs when a deal ends and when a restored room
+starts, so a crash between a deal's last action and its settlement is made good on restart.
+
+Bots are unrated (docs/rules.md, decision 84): only human seats are settled (a human whose
+seat a stand-in bot plays for a while still counts), and a deal is settled only when each
+side has a human, so nobody gains rating or coins by beating bots.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from shengji.core.stakes import PLAIN, DealOutcome, StakeRules, deal_outcome
+
+if TYPE_CHECKING:
+    from shengji.server.rooms import Room
+
+log = logging.getLogger("shengji.server.stakes")
+
+__all__ = ["PLAIN", "StakeRules", "human_on_each_side", "seat_players", "settle_deals"]
+
+
+def seat_players(room: Room) -> list[str | None]:
+    """The player id per seat; None for a bot or an empty seat (a vacated seat a bot plays)."""
+    return [s.player if s.kind == "human" and s.player else None for s in room.seats]
+
+
+def human_on_each_side(o: DealOutcome, players: list[str | None]) -> bool:
+    """Whether both sides of the deal had a human player (else nothing is settled).
+
+    >>> o = DealOutcome((0, 2), (1, 3), True, 1)
+    >>> human_on_each_side(o, ["ann", None, None, "bob"])
+    True
+    >>> human_on_each_side(o, ["ann", None, "bob", None])
+    False
+    """
+    return any(players[s] for s in o.dealer_side) and any(players[s] for s in o.attackers)
+
+
+async def settle_deals(room: Room) -> int:
+    """Settle the finished deals of the room's match that are not settled yet; returns how
+    many were settled now. Failures are logged (a restart tries again), never raised."""
+    rules: StakeRules = room.stakes
+    m = room.match
+    if rules.kind == "plain" or m is None or not m.history:
+        return 0
+    settled = 0
+    try:
+        done = await room.store.settled_deals(room.rid, room.match_no)
+        players = seat_players(room)
+        for d in m.history:
+            if d.deal_no in done:
+                continue
+            if not human_on_each_side(deal_outcome(d.result, len(players)), players):
+                continue
+            s = await room.store.settle_deal(
+                room.rid, room.match_no, d.deal_no, d.result, rules, players
+            )
+            if s is not None:
+                settled += 1
+    except Exception:
+        log.exception("room %s: stakes not settled (retried on restart)", room.code[:6])
+    return settled
+
+
+def stakes_info(rules: StakeRules) -> dict[str, Any]:
+    """What the lobby shows of a room's stakes (``StakeRules.to_dict``)."""
+    return dict(rules.to_dict())

@@ -1,0 +1,245 @@
+"""Stakes on the server: rooms that play for ratings or coins settle each finished deal once,
+in one transaction with its ledger rows, also across a restart; the leaderboard API."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import httpx
+
+from shengji.bots.driver import play_match
+from shengji.bots.random import RandomBot
+from shengji.core.match import MatchState
+from shengji.core.ruleset import PRESETS
+from shengji.core.stakes import StakeRules, settle
+from shengji.server.rooms import Room, Seat
+from shengji.server.stakes import settle_deals
+from shengji.server.storage import STARTING_COINS, STARTING_RATING, Store
+from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
+
+CLASSIC = PRESETS["classic"]
+
+
+def _match(seed: str, deals: int) -> MatchState:
+    m, _ = play_match(CLASSIC, [RandomBot(f"{seed}{i}") for i in range(4)], seed, deals=deals)
+    return m
+
+
+def _fake_room(
+    store: Store, rid: int, match: MatchState, seats: list[Seat], rules: StakeRules
+) -> Room:
+    """What ``settle_deals`` reads of a room."""
+    room = SimpleNamespace(
+        stakes=rules, match=match, store=store, rid=rid, match_no=1, seats=seats, code=f"r{rid}"
+    )
+    return cast(Room, room)
+
+
+async def _setup(tmp: Path, rooms: int) -> tuple[Store, list[str], list[int]]:
+    store = Store(f"sqlite+aiosqlite:///{tmp / 'db.sqlite'}")
+    await store.start()
+    players = [(await store.create_player(f"p{i}"))[0].id for i in range(4)]
+    rids = [
+        await store.create_room(f"code{i}", "classic", {}, "s", False, None, None, {}, None)
+        for i in range(rooms)
+    ]
+    return store, players, rids
+
+
+def test_settling_a_deal_twice_changes_nothing(tmp_path: Path) -> None:
+    async def go() -> None:
+        store, players, (rid,) = await _setup(tmp_path, 1)
+        m = _match("twice", 1)
+        res = m.history[0].result
+        rules = StakeRules("coins", coefficient=1000)
+        first = await store.settle_deal(rid, 1, 0, res, rules, [*players[:3], None])
+        assert first is not None
+        again = await store.settle_deal(rid, 1, 0, res, rules, [*players[:3], None])
+        assert again is None
+        assert await store.settled_deals(rid, 1) == {0}
+        for seat, pid in enumerate(players):
+            mine = await store.stakes_of(pid)
+            expected = STARTING_COINS + (first.deltas[seat] if seat < 3 else 0)
+            assert mine["coins"] == expected
+            assert len(mine["ledger"]) == (1 if seat < 3 else 0)
+            assert mine["rating"] == STARTING_RATING
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_a_restored_room_settles_only_what_a_crash_left_unsettled(tmp_path: Path) -> None:
+    async def go() -> None:
+        store, players, (rid,) = await _setup(tmp_path, 1)
+        full = _match("crash", 4)
+        assert len(full.history) == 4
+        seats = [Seat("human", p, f"p{i}") for i, p in enumerate(players)]
+        rules = StakeRules("rating")
+        # the server settled deals 0-1, then died after the last action of deal 2 was logged
+        before = _fake_room(store, rid, full, seats, rules)
+        before.match = cast(Any, SimpleNamespace(history=full.history[:2]))
+        assert await settle_deals(before) == 2
+        assert await settle_deals(before) == 0
+        # restart: the match is replayed (all four deals), settling runs again
+        after = _fake_room(store, rid, full, seats, rules)
+        assert await settle_deals(after) == 2
+        assert await settle_deals(after) == 0
+        total = 0
+        for pid in players:
+            mine = await store.stakes_of(pid)
+            deals = sorted(r["deal_no"] for r in mine["ledger"])
+            assert deals == [d.deal_no for d in full.history]
+            assert mine["rating"] == STARTING_RATING + sum(r["delta"] for r in mine["ledger"])
+            # the same as settling the whole match at once, from the starting ratings
+            assert mine["deals"]["rating"] == 4
+            total += mine["rating"]
+        assert total == 4 * STARTING_RATING  # zero-sum
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_concurrent_rooms_settle_every_deal_once(tmp_path: Path) -> None:
+    async def go() -> None:
+        store, players, rids = await _setup(tmp_path, 6)
+        rules = StakeRules("coins", coefficient=100)
+        rooms = []
+        for i, rid in enumerate(rids):
+            # the same four players in every room, seated differently
+            order = players[i % 4 :] + players[: i % 4]
+            seats = [Seat("human", p, "x") for p in order]
+            rooms.append(_fake_room(store, rid, _match(f"c{i}", 3), seats, rules))
+        counts = await asyncio.gather(*(settle_deals(r) for r in rooms for _ in range(3)))
+        settled = sum(len(r.match.history) for r in rooms if r.match is not None)
+        assert sum(counts) == settled
+        expected = dict.fromkeys(players, STARTING_COINS)
+        for r in rooms:
+            assert r.match is not None
+            ids = [s.player for s in r.seats]
+            for d in r.match.history:
+                s = settle(d.result, rules, [0] * 4)
+                for seat, pid in enumerate(ids):
+                    assert pid is not None
+                    expected[pid] += s.deltas[seat]
+        for pid in players:
+            mine = await store.stakes_of(pid, limit=200)
+            assert mine["coins"] == expected[pid]
+            assert mine["deals"]["coins"] == settled
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_a_side_of_bots_settles_nothing(tmp_path: Path) -> None:
+    async def go() -> None:
+        store, players, (rid,) = await _setup(tmp_path, 1)
+        m = _match("bots", 2)
+        # seats 0 and 2 are partners: the other side is all bots
+        seats = [
+            Seat("human", players[0], "a"),
+            Seat("bot", None, "r", "random"),
+            Seat("human", players[1], "b"),
+            Seat("bot", None, "r", "random"),
+        ]
+        assert await settle_deals(_fake_room(store, rid, m, seats, StakeRules("rating"))) == 0
+        assert (await store.stakes_of(players[0]))["ledger"] == []
+        await store.close()
+
+    asyncio.run(go())
+
+
+# ------------------------------------------------------------------------------ live server
+
+
+def _ready_in(seat: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda m: m["t"] == "room" and bool(m["room"]["seats"][seat]["ready"])
+
+
+def _play_room(base: str, stakes: dict[str, Any], deals: int) -> tuple[list[dict[str, Any]], str]:
+    """Two humans on opposite sides (seats 0 and 1) with two bots; the humans sit, get ready
+    and leave the socket, so stand-in bots play for them; returns the players and room."""
+    ann, bob = new_player(base, "ann"), new_player(base, "bob")
+    room = new_room(
+        base, ann["token"], max_deals=deals, stakes=stakes, bots={"2": "random", "3": "random"}
+    )
+    assert room["stakes"] == StakeRules.from_dict(stakes).to_dict()
+    for seat, p in enumerate((ann, bob)):
+        c = Client(base, room["code"], p["token"])
+        c.send({"t": "sit", "v": 1, "seat": seat})
+        c.send({"t": "ready", "v": 1})
+        c.wait(_ready_in(seat))
+        c.close()
+    return [ann, bob], room["code"]
+
+
+def _wait_deals(base: str, pid: str, kind: str, n: int, timeout: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        mine: dict[str, Any] = httpx.get(f"{base}/api/players/{pid}/stakes").json()
+        if mine["deals"][kind] >= n or time.monotonic() > deadline:
+            return mine
+        time.sleep(0.1)
+
+
+def test_a_rating_room_settles_each_deal_and_the_leaderboard_shows_it(tmp_path: Path) -> None:
+    settings = fast_settings(str(tmp_path), seat_grace_s=0.0)
+    with live_server(settings) as base:
+        (ann, bob), code = _play_room(base, {"kind": "rating"}, deals=2)
+        a = _wait_deals(base, ann["id"], "rating", 2)
+        b = _wait_deals(base, bob["id"], "rating", 2)
+        assert a["deals"]["rating"] == b["deals"]["rating"] == 2
+        assert a["rating"] + b["rating"] == 2 * STARTING_RATING  # opposite sides
+        assert a["rating"] == STARTING_RATING + sum(r["delta"] for r in a["ledger"])
+        assert sorted(r["deal_no"] for r in a["ledger"]) == [0, 1]
+        assert all(r["kind"] == "rating" and r["reason"] for r in a["ledger"])
+        board = httpx.get(f"{base}/api/leaderboard", params={"kind": "rating"}).json()
+        assert board["kind"] == "rating"
+        assert [e["rank"] for e in board["entries"]] == [1, 2]
+        assert {e["name"] for e in board["entries"]} == {"ann", "bob"}
+        values = [e["value"] for e in board["entries"]]
+        assert values == sorted(values, reverse=True)
+        assert (
+            httpx.get(f"{base}/api/leaderboard", params={"kind": "coins"}).json()["entries"] == []
+        )
+        assert httpx.get(f"{base}/api/leaderboard", params={"kind": "gold"}).status_code == 400
+        assert httpx.get(f"{base}/api/leaderboard", params={"limit": 0}).status_code == 400
+        assert httpx.get(f"{base}/api/players/nobody/stakes").status_code == 404
+        assert httpx.get(f"{base}/api/rooms/{code}").json()["stakes"]["kind"] == "rating"
+
+
+def test_bad_stakes_options_are_refused(server: str) -> None:
+    p = new_player(server, "ann")
+    h = {"Authorization": f"Bearer {p['token']}"}
+    for bad in ({"kind": "gold"}, {"kind": "beans", "coefficient": 10, "house": 20}):
+        r = httpx.post(f"{server}/api/rooms", json={"stakes": bad}, headers=h)
+        assert r.status_code == 400, r.text
+    plain = new_room(server, p["token"])
+    assert plain["stakes"]["kind"] == "plain"
+
+
+def test_a_restart_mid_match_settles_no_deal_twice(tmp_path: Path) -> None:
+    # a pause after each deal: the server stops between two deals of the match
+    settings = fast_settings(str(tmp_path), seat_grace_s=0.0, deal_end_pause_s=1.0)
+    kind = "coins"
+    stakes = {"kind": kind, "coefficient": 1000}
+    with live_server(settings) as base:
+        (ann, bob), code = _play_room(base, stakes, deals=4)
+        first = _wait_deals(base, ann["id"], kind, 1)
+        assert 1 <= first["deals"][kind] < 4  # stopped while the match is on
+    with live_server(settings) as base:  # the room is restored and its match replayed
+        a = _wait_deals(base, ann["id"], kind, 4)
+        b = _wait_deals(base, bob["id"], kind, 4)
+        for mine in (a, b):
+            deals = [r["deal_no"] for r in mine["ledger"]]
+            assert sorted(deals) == [0, 1, 2, 3], deals
+            assert mine[kind] == STARTING_COINS + sum(r["delta"] for r in mine["ledger"])
+        assert (
+            httpx.get(f"{base}/api/rooms/{code}").json()["stakes"]
+            == StakeRules.from_dict(stakes).to_dict()
+        )
+        assert a[kind] + b[kind] < 2 * STARTING_COINS  # the house keeps a tenth of each deal
