@@ -110,3 +110,43 @@ def test_deal_value_is_signed_by_side() -> None:
     d = res.defenders[0]
     a = next(s for s in range(4) if s not in res.defenders)
     assert deal_value(res, d) == -deal_value(res, a) != 0
+
+
+def test_shortlist_starts_with_the_heuristic_choice() -> None:
+    from shengji.bots.heuristic import HeuristicBot
+
+    for plays in (0, 1, 2, 3, 12, 30, 31):
+        state = mid_deal(plays=plays)
+        seat = state.to_act
+        assert seat is not None
+        view, legal = view_for(state, seat), state.legal_actions(seat)
+        short = HeuristicBot(1).shortlist(view, legal, 5)
+        assert short[0] == HeuristicBot(1).choose(view, legal)
+        assert 1 <= len(short) <= 5 and len(set(short)) == len(short)
+        assert all(a in legal for a in short)
+
+
+def test_too_few_worlds_never_overrule_the_heuristic() -> None:
+    from shengji.bots.heuristic import HeuristicBot
+    from shengji.bots.search import MIN_WORLDS
+
+    for plays in (0, 5, 30):
+        state = mid_deal(plays=plays)
+        seat = state.to_act
+        assert seat is not None
+        view, legal = view_for(state, seat), state.legal_actions(seat)
+        bot = SearchBot(seed=2, samples=MIN_WORLDS - 1)
+        assert bot.choose(view, legal) == HeuristicBot(0).choose(view, legal)
+
+
+def test_think_time_and_fixed_worlds_by_name() -> None:
+    from shengji.bots.registry import make_bot, with_think_ms
+
+    bot = make_bot("search:8w", seed=1)
+    assert isinstance(bot, SearchBot) and bot.samples == 8
+    assert with_think_ms(["search", "random"], 40) == ["search:40", "random"]
+    for bad in ("search:0w", "search:-5", "search:xw", "search:10:minimax"):
+        with pytest.raises(ValueError, match="search:<think ms>"):
+            make_bot(bad, seed=1)
+    with pytest.raises(ValueError, match="--think-ms"):
+        with_think_ms(["search"], 0)

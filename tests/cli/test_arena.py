@@ -116,3 +116,13 @@ def test_registry() -> None:
     assert make_bot("Random", seed=1).name == "random"
     with pytest.raises(ValueError, match="unknown bot 'x'; known: heuristic, random, search"):
         make_bot("x", seed=1)
+
+
+def test_think_ms_sets_the_search_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["arena", "--preset", "one-deck", "--bots", "search,random,search,random",
+            "--deals", "1", "--seed", "3", "--think-ms", "5", "--json"]
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["deals"] == 1
+    assert main(["arena", "--think-ms", "0", "--deals", "1"]) == 2
+    assert "--think-ms" in capsys.readouterr().err

@@ -60,6 +60,7 @@ class HeuristicBot:
         self._mem_tricks: tuple[object, ...] = ()
         self.fallbacks = 0
         """Decisions where the bot's own choice was not legal and a random one was taken."""
+        self._scored: list[tuple[float, tuple[int, ...]]] | None = None
 
     # ------------------------------------------------------------------ protocol
 
@@ -89,6 +90,33 @@ class HeuristicBot:
             return action
         self.fallbacks += 1  # never expected (tests check); keeps a game going
         return legal.sample(self.rng)
+
+    def shortlist(self, view: DealView, legal: LegalActions, k: int) -> list[Action]:
+        """Up to ``k`` legal plays the bot considers, best first (its choice is the first).
+
+        For a search to try the bot's own alternatives; outside the play phase only the
+        bot's choice is given.
+        """
+        self._scored = []
+        try:
+            first = self.choose(view, legal)
+            scored = self._scored
+        finally:
+            self._scored = None
+        assert first is not None
+        out: list[Action] = [first]
+        seen = {getattr(first, "cards", ())}
+        seat = legal.seat
+        for _sc, cards in sorted(scored, key=lambda x: -x[0]):
+            if len(out) >= k:
+                break
+            if cards in seen:
+                continue
+            action = Play(seat, cards)
+            if action in legal:
+                seen.add(cards)
+                out.append(action)
+        return out
 
     # ------------------------------------------------------------------ memory
 
@@ -167,6 +195,8 @@ class HeuristicBot:
             sc = o.score(c, lead, lead_cards)
             if extra:
                 sc += extra.get(c, 0.0)
+            if self._scored is not None:
+                self._scored.append((sc, c))
             if best is None or sc > best[0] + 1e-9:
                 best = (sc, c)
         assert best is not None

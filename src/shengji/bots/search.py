@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 
 from shengji.bots.base import Bot
+from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.sampler import sample_hidden
 from shengji.core.actions import Action, Play
 from shengji.core.determinize import state_from_view
@@ -30,17 +31,21 @@ from shengji.core.legal import LegalActions, hand_units
 from shengji.core.state import DealResult, DealState, Phase
 from shengji.core.views import DealView, view_for
 
-MAX_CANDIDATES = 8
-"""Candidates evaluated per decision (the policy's choice is always among them)."""
-MARGIN = 0.25
-"""Mean deal value (levels) another candidate must gain over the policy's choice to win."""
-MIN_WORLDS = 6
-"""Worlds needed before the search may overrule the policy (fewer are mostly noise)."""
+MAX_CANDIDATES = 6
+"""Candidates evaluated per decision: the policy's choice and its next best alternatives."""
+MIN_WORLDS = 8
+"""Worlds needed before the search may overrule the policy or drop a candidate."""
+MARGIN = 0.05
+"""Mean gain (deal value) over the policy's choice needed to overrule it ..."""
+CONFIDENCE = 2.5
+"""... and the gain must be this many standard errors above zero (paired over worlds)."""
+POINT_WEIGHT = 1 / 120
+"""Deal value of one attacker point (a smooth proxy between the level table's steps)."""
 
 
 def deal_value(result: DealResult, seat: int) -> float:
-    """The deal's worth for ``seat``'s side: levels (a takeover counts half a level), then
-    attacker points as a small tie-break."""
+    """The deal's worth for ``seat``'s side: levels (a takeover counts half a level), plus
+    attacker points at ``POINT_WEIGHT`` each, which smooths the table's steps."""
     mine = seat in result.defenders
     ch = result.change
     if ch.attackers_take_over:
@@ -48,7 +53,7 @@ def deal_value(result: DealResult, seat: int) -> float:
         levels = -swing if mine else swing
     else:
         levels = ch.defender_levels if mine else -ch.defender_levels
-    pts = result.attacker_points / 400
+    pts = result.attacker_points * POINT_WEIGHT
     return levels + (-pts if mine else pts)
 
 
@@ -87,6 +92,10 @@ class SearchBot:
         self.policy: Bot = make_bot(policy, f"{seed}.policy")
         self.players = [make_bot(rollout, f"{seed}.rollout.{k}") for k in range(6)]
         self.last_worlds = 0
+        self.searched = 0
+        """Decisions searched (more than one candidate)."""
+        self.overruled = 0
+        """Decisions where the search left the policy's choice."""
 
     def choose(self, view: DealView, legal: LegalActions) -> Action | None:
         """Search in the play phase; otherwise play as the rollout policy would."""
@@ -95,39 +104,54 @@ class SearchBot:
         candidates = self.candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
-        totals = [0.0] * len(candidates)
+        n = len(candidates)
+        diff = [0.0] * n  # paired gains over candidate 0, summed over worlds
+        diff2 = [0.0] * n
+        active = list(range(n))
         deadline = time.perf_counter() + self.think_ms / 1000
         worlds = 0
         timed = self.samples is None
-        while not (self.samples is not None and worlds >= self.samples):
+        while len(active) > 1 and not (self.samples is not None and worlds >= self.samples):
             hands, kitty = sample_hidden(view, self.rng)
-            values = []
-            for action in candidates:
+            values: dict[int, float] = {}
+            for i in active:
                 if timed and time.perf_counter() >= deadline:
-                    break  # a world only counts when every candidate was played in it
+                    break  # a world only counts when every active candidate was played in it
                 world = state_from_view(view, hands, kitty)
-                world.apply_in_place(action)
-                values.append(deal_value(rollout(world, self.players), view.seat))
-            if len(values) < len(candidates):
+                world.apply_in_place(candidates[i])
+                values[i] = deal_value(rollout(world, self.players), view.seat)
+            if len(values) < len(active):
                 break
-            for i, v in enumerate(values):
-                totals[i] += v
             worlds += 1
+            for i in active:
+                d = values[i] - values[0]
+                diff[i] += d
+                diff2[i] += d * d
+            if worlds >= MIN_WORLDS:
+                # Drop alternatives that are clearly no better than the policy's choice.
+                active = [i for i in active if i == 0 or _upper(diff[i], diff2[i], worlds) > 0]
         self.last_worlds = worlds
-        if not worlds:
-            return candidates[0]  # no time for a single world: trust the policy
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        if worlds < MIN_WORLDS or totals[best] - totals[0] < MARGIN * worlds:
-            best = 0  # leave the policy's choice only for a clear gain
+        self.searched += 1
+        best = 0
+        if worlds >= MIN_WORLDS:
+            for i in active:
+                mean = diff[i] / worlds
+                sure = mean > MARGIN and _z(diff[i], diff2[i], worlds) >= CONFIDENCE
+                if sure and (best == 0 or mean > diff[best] / worlds):
+                    best = i
+        self.overruled += best != 0
         return candidates[best]
 
     def candidates(self, view: DealView, legal: LegalActions) -> list[Action]:
-        """The policy's choice first; for a lead, the best unit of each shape and suit; for a
-        follow, other distinct legal follows (up to ``MAX_CANDIDATES`` in all)."""
-        first = self.policy.choose(view, legal)
-        assert first is not None
-        out: list[Action] = [first]
-        seen = {_key(first)}
+        """The policy's choice and its next best alternatives; for a lead, also the best
+        unit of each shape and suit (up to ``MAX_CANDIDATES`` in all)."""
+        if isinstance(self.policy, HeuristicBot):
+            out = self.policy.shortlist(view, legal, MAX_CANDIDATES)
+        else:
+            first = self.policy.choose(view, legal)
+            assert first is not None
+            out = [first]
+        seen = {_key(a) for a in out}
 
         def add(action: Action) -> None:
             if len(out) < MAX_CANDIDATES and _key(action) not in seen:
@@ -150,6 +174,22 @@ class SearchBot:
                     break
                 add(action)
         return out
+
+
+def _z(total: float, total2: float, n: int) -> float:
+    """How many standard errors the mean of ``n`` paired gains lies above zero."""
+    mean = total / n
+    var = max(total2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    se: float = (var / n) ** 0.5
+    return mean / se if se > 1e-12 else (float("inf") if mean > 0 else 0.0)
+
+
+def _upper(total: float, total2: float, n: int) -> float:
+    """An optimistic bound (mean + 2 standard errors) on the mean paired gain."""
+    mean = total / n
+    var = max(total2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
+    se: float = (var / n) ** 0.5
+    return mean + 2 * se
 
 
 def _key(action: Action) -> tuple[int, ...]:

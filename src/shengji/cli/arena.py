@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 from shengji.bots.base import TimedBot
 from shengji.bots.driver import play_match
-from shengji.bots.registry import bot_factory, make_bot
+from shengji.bots.registry import bot_factory, make_bot, with_think_ms
 from shengji.core.errors import RulesetError
 from shengji.core.match import MatchState, team_of
 from shengji.core.ruleset import Ruleset, preset
@@ -322,6 +322,10 @@ def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | Non
     except RulesetError as e:
         return _error(err, e.message)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    try:
+        bots = with_think_ms(bots, getattr(args, "think_ms", None))
+    except ValueError as e:
+        return _error(err, str(e))
     if getattr(args, "duplicate", False):
         return _duplicate(args, ruleset, bots, out, err)
     if len(bots) != ruleset.players:

@@ -77,6 +77,12 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "swapped; --bots A,B (or four names, seats 0+2 = A); figures with 95%% intervals",
     )
     p.add_argument("--jobs", type=int, default=1, help="parallel processes (with --duplicate)")
+    p.add_argument(
+        "--think-ms",
+        type=float,
+        default=None,
+        help="time budget per decision of every plain `search` bot (default 1000)",
+    )
     p.add_argument("--options", metavar="JSON", help="ruleset options over the preset (object)")
     p.set_defaults(func=_arena)
 
@@ -124,6 +130,12 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--deals", type=int, default=1, help="deals to play (default 1)")
     p.add_argument("--seed", default="1", help="shuffle seed")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="narration language")
+    p.add_argument(
+        "--think-ms",
+        type=float,
+        default=None,
+        help="time budget per decision of a `search` bot (default 1000)",
+    )
     p.set_defaults(func=_play)
 
 

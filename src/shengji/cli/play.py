@@ -16,7 +16,7 @@ from typing import TextIO
 
 from shengji.bots.base import Bot
 from shengji.bots.driver import play_match
-from shengji.bots.registry import bot_factory, make_bot
+from shengji.bots.registry import bot_factory, make_bot, with_think_ms
 from shengji.cli.replay import Narrator
 from shengji.core.actions import Action, Bury, Declare, Pass, Play
 from shengji.core.cards import cards_str, parse_cards, trump_str
@@ -133,6 +133,7 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
     try:
         options = json.loads(args.options) if args.options else None
         ruleset = preset(args.preset, options)
+        args.bots = with_think_ms([args.bots], getattr(args, "think_ms", None))[0]
         bot_factory(args.bots)
     except (ShengjiError, ValueError) as e:
         err.write(f"shengji play: error: {e}\n")
