@@ -5,6 +5,7 @@ import htm from "htm";
 import { Card, CardBack, SuitDefs, SuitMark, isTrump, splitCards } from "./cards.js";
 import { LANGS, has, initialLang, lang, setLang, t } from "./i18n.js";
 import * as S from "./store.js";
+import { NO_STAKES, StakesFields, stakesBody, stakesLabel } from "./stakes.js";
 
 const html = htm.bind(h);
 const { state } = S;
@@ -150,6 +151,7 @@ function CreateRoom() {
   const [priv, setPriv] = useState(false);
   const [fill, setFill] = useState("");
   const [rebury, setRebury] = useState(false);
+  const [stakes, setStakes] = useState(NO_STAKES);
   const [err, setErr] = useState(null);
   const presets = presetInfo();
   const info = presets.find((p) => p.name === preset) || { name: preset, players: 4 };
@@ -159,6 +161,7 @@ function CreateRoom() {
     const body = { preset, private: priv, options: {} };
     if (maxDeals) body.max_deals = Number(maxDeals);
     if (rebury) body.options.rebury = true;
+    if (stakesBody(stakes)) body.stakes = stakesBody(stakes);
     if (fill) {
       body.bots = {};
       for (let i = 1; i < (info.players || 4); i++) body.bots[i] = fill;
@@ -198,6 +201,7 @@ function CreateRoom() {
           </select>
         </label>
       </div>
+      <${StakesFields} value=${stakes} onChange=${setStakes} />
       <label class="check"><input type="checkbox" checked=${rebury}
         onChange=${(e) => setRebury(e.target.checked)} /> ${t("lobby.rebury")}</label>
       <label class="check"><input type="checkbox" checked=${priv} data-testid="private"
@@ -247,7 +251,7 @@ function RoomList() {
       ${state.rooms.map((r) => {
         const taken = r.seats.filter((s) => s.kind !== "empty").length;
         return html`<li key=${r.code}>
-          <span class="rname">${t("preset." + r.preset)}</span>
+          <span class="rname">${t("preset." + r.preset)}${stakesLabel(r.stakes) ? " · " + stakesLabel(r.stakes) : ""}</span>
           <span class="muted">${r.seats.map((s) => (s.kind === "empty" ? "·" : s.name)).join(", ")}</span>
           <span class=${"status " + r.status}>${t("status." + r.status)} ${taken}/${r.seats.length}</span>
           <a class="button" href=${"#/room/" + r.code}>${t("lobby.join")}</a>
@@ -273,6 +277,7 @@ function Lobby() {
       <h2>${t("lobby.how")}</h2>
       <p>${t("lobby.how_text")}</p>
       <p class="muted">${t("lobby.keys")}</p>
+      <p><a href="/leaderboard.html" data-testid="leaderboard-link">${t("board.link")}</a></p>
     </section>
   </main>`;
 }

@@ -1,0 +1,52 @@
+// Stakes of a room (积分 / 游戏币 / 欢乐豆): the create-room fields and a room's label.
+// The server side is src/shengji/server/stakes.py; the rules are docs/rules.md 75-89.
+import { h } from "preact";
+import htm from "htm";
+import { t } from "./i18n.js";
+
+const html = htm.bind(h);
+
+export const STAKE_KINDS = ["plain", "rating", "coins", "beans"];
+
+/** The form's starting values (strings, as the inputs hold them). */
+export const NO_STAKES = { kind: "plain", coefficient: "100", house: "10", slam: "" };
+
+/** The create-room form's stakes fields: ``value`` shaped like NO_STAKES, ``onChange(next)``. */
+export function StakesFields({ value, onChange }) {
+  const set = (key) => (e) => onChange({ ...value, [key]: e.target.value });
+  const money = value.kind === "coins" || value.kind === "beans";
+  const slam = value.kind === "rating" || value.kind === "beans";
+  return html`<div class="grid2" data-testid="stakes-fields">
+    <label>${t("stakes.kind")}
+      <select data-testid="stakes-kind" value=${value.kind} onChange=${set("kind")}>
+        ${STAKE_KINDS.map((k) => html`<option value=${k}>${t("stakes.kind." + k)}</option>`)}
+      </select>
+    </label>
+    ${money ? html`<label>${t("stakes.coefficient")}
+      <input type="number" min="1" data-testid="stakes-n" value=${value.coefficient}
+        onInput=${set("coefficient")} /></label>` : null}
+    ${value.kind === "beans" ? html`<label>${t("stakes.house")}
+      <input type="number" min="0" data-testid="stakes-a" value=${value.house}
+        onInput=${set("house")} /></label>` : null}
+    ${slam ? html`<label>${t("stakes.slam")}
+      <input type="number" min="1" max="100" placeholder=${t("stakes.slam_default")}
+        data-testid="stakes-slam" value=${value.slam} onInput=${set("slam")} /></label>` : null}
+  </div>`;
+}
+
+/** The ``stakes`` of a ``POST /api/rooms`` body; undefined for a plain room. */
+export function stakesBody(value) {
+  if (!value || value.kind === "plain") return undefined;
+  const out = { kind: value.kind };
+  if (value.kind === "coins" || value.kind === "beans") out.coefficient = Number(value.coefficient) || 1;
+  if (value.kind === "beans") out.house = Number(value.house) || 0;
+  if (value.kind !== "coins" && value.slam) out.slam_points = Number(value.slam);
+  return out;
+}
+
+/** A room's stakes in a few words ("积分", "游戏币 N=1000"); empty for a plain room. */
+export function stakesLabel(stakes) {
+  if (!stakes || stakes.kind === "plain") return "";
+  if (stakes.kind === "rating") return t("stakes.kind.rating");
+  return t("stakes.label_n", { kind: t("stakes.kind." + stakes.kind), n: stakes.coefficient });
+}
