@@ -45,6 +45,7 @@ from hypothesis import strategies as st
 from shengji.bots.driver import play_match
 from shengji.bots.random import RandomBot
 from shengji.core.actions import SYSTEM, Action
+from shengji.core.auction import target_level_change
 from shengji.core.cards import BJ, LJ, deck, points_of
 from shengji.core.events import (
     CardDealt,
@@ -67,7 +68,10 @@ from shengji.core.state import DealState, Phase
 from shengji.core.views import public_view, view_for
 from tests.core.dealkit import snapshot
 
-FAST = ["classic", "lianzhong", "bianfeng", "one-deck", "two-color", "three-deck", "tournament"]
+FAST = [
+    "classic", "lianzhong", "bianfeng", "one-deck", "two-color", "three-deck", "tournament",
+    "find-friend", "five-player", "three-player",
+]
 MULTIPLIERS = {
     "power-of-size": {2, 4, 8, 16, 32, 64},
     "lianzhong": {2, 4, 6, 8, 16, 18, 32, 54, 64, 162},
@@ -100,23 +104,26 @@ def check_cards(s: DealState) -> None:
         assert min(h) >= 0
         assert sum(h) == s.hand_sizes[p]
         held.update({k: n for k, n in enumerate(h) if n})
-    if s.phase in (Phase.DEALING, Phase.DECLARING):
+    if s.phase in (Phase.DEALING, Phase.DECLARING, Phase.BIDDING):
         assert held + Counter(s.deck[s.n_dealt :]) == pack
         assert s.kitty == s.deck[rs.players * rs.hand_size :]
-    elif s.phase is Phase.BURYING:
+        assert s.shown == (s.kitty[: rs.kitty_shown] if s.phase is Phase.BIDDING else ())
+    elif s.phase in (Phase.BURYING, Phase.NAMING):
         holder = s.kitty_holder
         assert holder is not None
         assert not Counter(s.kitty) - Counter(
             {k: n for k, n in enumerate(s.hands[holder]) if n}
         ), "the kitty being buried is in the holder's hand"
-        assert held + Counter(played_cards(s)) == pack
+        # a 竞标 swap leaves kitty cards in place (kitty_kept) while 6 are re-buried
+        assert held + Counter(played_cards(s)) + Counter(s.kitty_kept) == pack
     else:
         assert len(s.kitty) == rs.kitty_size
         assert held + Counter(s.kitty) + Counter(played_cards(s)) == pack
 
 
 def kitty_visible_to(s: DealState, seat: int | None) -> bool:
-    return s.phase is Phase.DONE or (seat is not None and seat == s.kitty_holder)
+    holder = seat is not None and seat == s.kitty_holder and not s.kitty_kept
+    return s.phase is Phase.DONE or holder
 
 
 def scrambled(s: DealState, seat: int | None, rng: random.Random) -> DealState:
@@ -130,9 +137,14 @@ def scrambled(s: DealState, seat: int | None, rng: random.Random) -> DealState:
         pool.extend(k for k in range(54) for _ in range(s.hands[p][k]))
     undealt = list(s.deck[s.n_dealt :])
     pool.extend(undealt)
-    loose_kitty = s.phase in (Phase.REBURY, Phase.PLAYING) and not kitty_visible_to(s, seat)
+    loose_kitty = s.phase in (Phase.REBURY, Phase.CALLING, Phase.PLAYING) and not kitty_visible_to(
+        s, seat
+    )
     if loose_kitty:
         pool.extend(s.kitty)
+    loose_kept = s.phase is Phase.BURYING and bool(s.kitty_kept)  # unseen by everyone
+    if loose_kept:
+        pool.extend(s.kitty_kept)
     rng.shuffle(pool)
     hands = list(s.hands)
     for p in others:
@@ -146,11 +158,13 @@ def scrambled(s: DealState, seat: int | None, rng: random.Random) -> DealState:
     rest = pool[: len(undealt)]
     del pool[: len(undealt)]
     t.deck = (*s.deck[: s.n_dealt], *rest)
-    if s.phase in (Phase.DEALING, Phase.DECLARING):
+    if loose_kept:
+        t.kitty_kept = tuple(pool[len(pool) - len(s.kitty_kept) :])
+    if s.phase in (Phase.DEALING, Phase.DECLARING, Phase.BIDDING):
         t.kitty = t.deck[players * s.ruleset.hand_size :]
     elif loose_kitty:
         t.kitty = tuple(pool[: len(s.kitty)])
-    elif s.phase is Phase.BURYING and not kitty_visible_to(s, seat):
+    elif s.phase in (Phase.BURYING, Phase.NAMING) and not kitty_visible_to(s, seat):
         holder = s.kitty_holder
         assert holder is not None
         cards = [k for k in range(54) for _ in range(t.hands[holder][k])]
@@ -254,7 +268,10 @@ def check_end(done: DealState, penalties: int) -> None:
     if not captured and penalties == 0 and rs.kitty_formula != "last-trick-transfer":
         assert res.attacker_points + d + k == rs.deck_points
     assert res.attacker_points % 5 == 0
-    assert res.change == level_change(res.attacker_points, rs)
+    if res.target is not None:  # 竞标: against the auction's target
+        assert res.change == target_level_change(res.attacker_points, res.target)
+    else:
+        assert res.change == level_change(res.attacker_points, rs)
     assert res.failed_throws >= (penalties != 0)
 
 

@@ -26,6 +26,9 @@ DEALS = {
     "three-deck": (3, 4, 39, 6),
     "four-deck": (4, 4, 54, 0),
     "tournament": (2, 4, 25, 8),
+    "find-friend": (2, 4, 25, 8),
+    "five-player": (3, 5, 31, 7),  # RULES §5: "preset decides"; 162 - 7 = 5 × 31
+    "three-player": (2, 3, 33, 9),
 }
 
 

@@ -83,7 +83,11 @@ ERRORS: list[tuple[dict[str, Any], str]] = [
     ({"op": "dance"}, "unknown op"),
     ({}, "unknown op"),
     ({"op": "levels", "preset": "nope", "points": 3}, "unknown preset"),
-    ({"op": "levels", "preset": "find-friend", "points": 3}, "reserved"),
+    ({"op": "levels", "preset": "classic", "points": 3, "alone": True}, "find-a-friend"),
+    ({"op": "levels", "preset": "five-player", "points": 3, "alone": 1}, "alone must be"),
+    ({"op": "levels", "preset": "five-player", "points": 3, "last": "me"}, "last must be"),
+    ({"op": "levels", "preset": "find-friend", "points": 3, "alone": True, "last": "friend"},
+     "no friend"),
     ({"op": "levels", "preset": 3, "points": 3}, "preset must be a string"),
     ({"op": "levels", "options": {"colour": 1}, "points": 3}, "unknown ruleset option"),
     ({"op": "levels", "options": {"decks": 9}, "points": 3}, "decks"),
@@ -175,3 +179,73 @@ def test_command_end_to_end() -> None:
     assert answers[1]["id"] == "b" and "error" in answers[1]
     assert answers[2] == {"id": "c", "defender_levels": 0, "attacker_levels": 3,
                           "attackers_take_over": True}
+
+
+# Seed 002 "变异打法" item 2 (five players, three decks, find a friend): the dealer side's
+# levels, dealer + friend (2+1 shares, 2/3 to whoever held the last trick) or alone.
+@pytest.mark.parametrize(
+    ("points", "alone", "last", "dealer", "friend"),
+    [
+        (0, False, "dealer", 6, 3),  # 升9 (2*3+1*3)
+        (55, False, "dealer", 4, 2),  # 升6 (2*2+1*2)
+        (115, False, "dealer", 2, 1),  # 升3 (2+1)
+        (115, False, "friend", 1, 2),  # 靠朋友保底: the friend 2/3
+        (115, False, "attackers", 2, 1),  # 被抠底: the dealer 2/3
+        (0, True, "dealer", 12, 0),
+        (55, True, "attackers", 8, 0),
+        (115, True, "dealer", 4, 0),
+        (120, False, "dealer", 0, 0),
+    ],
+)
+def test_five_player_levels(points: int, alone: bool, last: str, dealer: int, friend: int) -> None:
+    a = answer(
+        {"op": "levels", "preset": "five-player", "points": points, "alone": alone, "last": last}
+    )
+    assert (a["dealer_levels"], a["friend_levels"]) == (dealer, friend)
+
+
+@pytest.mark.parametrize(
+    ("points", "each"), [(120, 0), (179, 0), (180, 1), (240, 2), (300, 3), (365, 4)]
+)
+def test_five_player_attackers_each(points: int, each: int) -> None:
+    a = answer({"op": "levels", "preset": "five-player", "points": points})
+    assert a["attackers_take_over"] and a["attacker_levels"] == each
+
+
+# Seed 002 "三人打法（竞标玩法）": levels against the winning bid (the target): 甲 150 (each 75
+# more one more level), 乙 120 (each 60), 丙 115 (each 57.5); under it the dealer +2, under half
+# +4, no points +6.
+@pytest.mark.parametrize(
+    ("target", "points", "dealer", "attackers"),
+    [
+        (150, 150, 0, 1), (150, 225, 0, 2), (150, 145, 2, 0), (150, 70, 4, 0), (150, 0, 6, 0),
+        (120, 180, 0, 2), (120, 60, 2, 0), (120, 55, 4, 0),
+        (115, 175, 0, 2), (115, 170, 0, 1), (115, 55, 4, 0), (115, 60, 2, 0),
+    ],
+)
+def test_three_player_levels_against_the_target(
+    target: int, points: int, dealer: int, attackers: int
+) -> None:
+    a = answer({"op": "levels", "preset": "three-player", "points": points, "target": target})
+    assert a == {"defender_levels": dealer, "attacker_levels": attackers,
+                 "attackers_take_over": False}
+
+
+@pytest.mark.parametrize(
+    ("req", "needle"),
+    [
+        ({"op": "levels", "preset": "three-player", "points": 100}, "target (the winning bid)"),
+        ({"op": "levels", "preset": "three-player", "points": 100, "target": 0}, "positive"),
+        ({"op": "levels", "preset": "three-player", "points": 100, "target": "1"}, "integer"),
+        ({"op": "levels", "preset": "classic", "points": 100, "target": 100}, "bidding presets"),
+    ],
+)
+def test_three_player_levels_errors(req: dict[str, Any], needle: str) -> None:
+    assert needle in answer(req)["error"]
+
+
+def test_three_player_other_ops() -> None:
+    """The other ops take the preset as any other (two decks, so pairs and tractors)."""
+    a = answer({"op": "follow", "preset": "three-player", "level": "2", "trump": "H",
+                "lead": "S3 S3", "hand": "S4 S4 S5", "play": "S4 S5"})
+    assert a["legal"] is False

@@ -74,7 +74,12 @@ def choose_declaration(view: DealView, small: Sequence[Action]) -> Action | None
     mine = power[trump]
     cur = view.declaration
     if view.phase is Phase.REBURY:
-        here = strength(hand, view.level, cur.trump, rs) if cur else 0.0
+        named = view.trump if view.auction is not None else None  # 竞标: the named suit
+        here = (
+            strength(hand, view.level, cur.trump, rs) if cur
+            else strength(hand, view.level, named, rs) if named is not None
+            else 0.0
+        )
         ok = mine >= REBURY_BAR and mine - here >= REBURY_MARGIN
         return best[trump][1] if ok else fallback
     held = sum(hand)
@@ -92,7 +97,7 @@ def choose_declaration(view: DealView, small: Sequence[Action]) -> Action | None
         if trump == cur.trump or mine - here >= OVERTURN_MARGIN * 1.5:
             return best[trump][1]  # reinforce (自保), or overturn oneself for a clearly better suit
         return fallback
-    partner = rs.players == 4 and (cur.seat - seat) % 4 == 2
+    partner = rs.partnership == "fixed" and rs.players == 4 and (cur.seat - seat) % 4 == 2
     takes_seat = view.dealer is None and rs.first_deal_overturn_takes_dealer
     margin = PARTNER_MARGIN if partner else FIRST_DEAL_MARGIN if takes_seat else OVERTURN_MARGIN
     if mine >= bar - 0.05 and mine - here >= margin:

@@ -22,8 +22,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+from shengji.bots.bidder import choose_bid, choose_trump
 from shengji.bots.bury import choose_burial
 from shengji.bots.declare import choose_declaration
+from shengji.bots.friend import choose_call, next_copy_holder, partners
 from shengji.bots.memory import Memory
 from shengji.bots.odds import Odds
 from shengji.bots.outlook import Outlook, Plays
@@ -33,6 +35,7 @@ from shengji.core.cards import points, points_of
 from shengji.core.follow import Lead, analyse_lead, follow_refusal
 from shengji.core.legal import LegalActions, hand_units
 from shengji.core.order import TRUMP, TrumpContext
+from shengji.core.state import Phase
 from shengji.core.throws import check_throw
 from shengji.core.units import decompose_counts, pos_counts_from_hand
 from shengji.core.views import DealView
@@ -46,6 +49,8 @@ LEAD_POINT_RISK = 0.8
 BOSS_TRUMP_LEAD_COST = 0.0
 """The same share for leading a boss trump (keeping control of trumps has worth)."""
 FEED = 1.0
+FRIEND_REVEAL = 3.0
+"""找朋友: bonus for leading the called card when that play makes this seat the friend."""
 """Point weight when choosing which cards to add: + avoids points, - feeds them."""
 
 
@@ -71,6 +76,12 @@ class HeuristicBot:
             for a in legal.small:
                 if isinstance(a, Deal):
                     return a
+            if view.phase is Phase.BIDDING:
+                return choose_bid(view, legal.small)
+            if view.phase is Phase.NAMING:
+                return choose_trump(view)
+            if view.phase is Phase.CALLING:
+                return choose_call(view)
             return choose_declaration(view, legal.small)
         seat = legal.seat
         ctx = view.ctx
@@ -78,9 +89,8 @@ class HeuristicBot:
             return legal.sample(self.rng)
         if kind == "bury":
             defender = seat in view.defenders
-            cards = choose_burial(
-                view.hand_counts, ctx, view.ruleset.kitty_size, defender, view.ruleset.decks
-            )
+            count = view.hand_sizes[seat] - view.ruleset.hand_size  # 竞标 swap: 6, not 9
+            cards = choose_burial(view.hand_counts, ctx, count, defender, view.ruleset.decks)
             action: Action = Bury(seat, tuple(sorted(cards)))
         elif kind in ("lead", "follow"):
             action = Play(seat, self._play(view, legal, ctx))
@@ -166,9 +176,7 @@ class HeuristicBot:
             unseen_pts = sum(points(k) * mem.unseen[k] for k in range(54))
             kitty_points = unseen_pts * hidden / unseen_n if unseen_n else 0.0
         defenders = set(view.defenders)
-        team = frozenset(
-            defenders if seat in defenders else set(range(rs.players)) - defenders
-        )
+        team = partners(view, seat)
         def_points = sum(t.points for t in view.tricks if t.winner in defenders)
         plays: Plays = [(s, tuple(c)) for s, c in view.trick]
         return Outlook(
@@ -259,6 +267,12 @@ class HeuristicBot:
         opp_trumps = any(TRUMP not in mem.voids[p] for p in opps) and out > 0
         long_trump = opp_trumps and my_trumps >= max(3, out * 0.6)
         extra: dict[tuple[int, ...], float] = {}
+        call = view.friend_call
+        reveal = call.card if call is not None and view.seat is not None and next_copy_holder(
+            view, view.seat
+        ) else None
+        if reveal is not None:
+            cands.add((reveal,))
         for c in cands:
             s = ctx.esuit[c[0]]
             units = analyse_lead(c, ctx, rs).units
@@ -271,6 +285,8 @@ class HeuristicBot:
                 bonus -= LEAD_POINT_RISK * points_of(c)
             if s == TRUMP and long_trump:
                 bonus += TRUMP_DRAW
+            if reveal is not None and reveal in c:
+                bonus += FRIEND_REVEAL
             extra[c] = bonus
         return self._best(o, sorted(cands), None, extra)
 

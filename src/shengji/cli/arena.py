@@ -52,7 +52,12 @@ class ArenaStats:
     dealer_kept: int = 0
     takeovers: int = 0
     levels_gained: list[int] = field(default_factory=lambda: [0, 0])
-    """Per team, by the level table (before must-play stops and the end of the match)."""
+    """Per team, by the level table (before must-play stops and the end of the match); per
+    seat as applied when partners are not fixed (找朋友, 竞标: each seat is a team)."""
+    per_seat: bool = False
+    """Partners are not fixed: every seat is its own team."""
+    matches_won: int = 0
+    """Matches that ended with a winner."""
     level_changes: Counter[str] = field(default_factory=Counter)
     attacker_points: list[int] = field(default_factory=list)
     kitty_captures: int = 0
@@ -65,22 +70,29 @@ class ArenaStats:
     def add_match(self, state: MatchState) -> None:
         """Count the finished deals of one match."""
         self.matches_played += 1
-        if state.winner is not None:
-            self.match_wins[state.winner] += 1
+        if state.winners:
+            self.matches_won += 1
+            for w in state.winners if self.per_seat else [team_of(state.winners[0])]:
+                self.match_wins[w] += 1
         for summary in state.history:
             res = summary.result
             change = res.change
             d_team = team_of(summary.dealer)
+            if self.per_seat:
+                for seat, step in enumerate(summary.steps):
+                    self.levels_gained[seat] += step
             self.deals += 1
             self.attacker_points.append(res.attacker_points)
             self.failed_throws += res.failed_throws
-            if change.attackers_take_over:
+            if change.attackers_take_over or change.attacker_levels > 0:  # 竞标: no takeover
                 self.takeovers += 1
-                self.levels_gained[1 - d_team] += change.attacker_levels
+                if not self.per_seat:
+                    self.levels_gained[1 - d_team] += change.attacker_levels
                 self.level_changes[f"A+{change.attacker_levels}"] += 1
             else:
                 self.dealer_kept += 1
-                self.levels_gained[d_team] += change.defender_levels
+                if not self.per_seat:
+                    self.levels_gained[d_team] += change.defender_levels
                 self.level_changes[f"D+{change.defender_levels}"] += 1
             if res.kitty_captured:
                 self.kitty_captures += 1
@@ -90,15 +102,20 @@ class ArenaStats:
         """A JSON-ready summary (the same figures as ``format_summary``)."""
         pts = self.attacker_points
         n = len(pts)
-        finished = sum(self.match_wins)
-        return {
-            "preset": self.preset,
-            "bots": self.bots,
-            "teams": [
+        finished = self.matches_won
+        teams = (
+            [{"seats": [s], "bots": [b]} for s, b in enumerate(self.bots)]
+            if self.per_seat
+            else [
                 {"seats": [s for s in range(len(self.bots)) if team_of(s) == t],
                  "bots": [b for s, b in enumerate(self.bots) if team_of(s) == t]}
                 for t in (0, 1)
-            ],
+            ]
+        )
+        return {
+            "preset": self.preset,
+            "bots": self.bots,
+            "teams": teams,
             "seed": self.seed,
             "deals": self.deals,
             "matches": {
@@ -177,6 +194,10 @@ def run_arena(
     if matches is None and deals is None:
         deals = DEFAULT_DEALS
     stats = ArenaStats(ruleset.name, list(bots), seed)
+    if ruleset.partnership != "fixed":
+        stats.per_seat = True
+        stats.match_wins = [0] * ruleset.players
+        stats.levels_gained = [0] * ruleset.players
     times: list[float] = []
     if record_dir is not None:
         record_dir.mkdir(parents=True, exist_ok=True)
@@ -230,9 +251,14 @@ def format_summary(d: dict[str, Any]) -> str:
     )
     m = d["matches"]
     deals = d["deals"]
+    label = [
+        f"S{team['seats'][0]}" if len(teams) > 2 or len(team["seats"]) == 1 else f"team {t}"
+        for t, team in enumerate(teams)
+    ]
+    wins = ", ".join(f"{label[t]}: {w}" for t, w in enumerate(m["wins"]))
     lines.append(
         f"deals {deals}; matches {m['played']}: {m['finished']} finished "
-        f"(wins team 0: {m['wins'][0]}, team 1: {m['wins'][1]}), {m['unfinished']} unfinished"
+        f"(wins {wins}), {m['unfinished']} unfinished"
     )
     if deals:
         dw = d["deal_winners"]
@@ -242,7 +268,8 @@ def format_summary(d: dict[str, Any]) -> str:
         )
         lg = d["levels_gained"]
         changes = " ".join(f"{k}:{v}" for k, v in d["level_changes"].items())
-        lines.append(f"levels gained: team 0 +{lg[0]}, team 1 +{lg[1]}; per deal {changes}")
+        gained = ", ".join(f"{label[t]} {g:+d}" for t, g in enumerate(lg))
+        lines.append(f"levels gained: {gained}; per deal {changes}")
         ap = d["attacker_points"]
         lines.append(
             f"attacker points: mean {ap['mean']:.1f} sd {ap['stdev']:.1f}; min {ap['min']} "
@@ -287,6 +314,11 @@ def _duplicate(
     """``--duplicate``: A (seats 0+2) against B (seats 1+3), every deal played both ways."""
     from shengji.bots.duplicate import format_duplicate, run_duplicate
 
+    if ruleset.partnership != "fixed":
+        return _error(
+            err, f"--duplicate swaps two fixed teams; preset {ruleset.name} has none "
+            f"(partnership {ruleset.partnership}): play it without --duplicate"
+        )
     if len(bots) == ruleset.players and len(set(bots[0::2])) == 1 and len(set(bots[1::2])) == 1:
         bots = bots[:2]
     if len(bots) != 2:

@@ -18,10 +18,11 @@ from shengji.bots.base import Bot
 from shengji.bots.driver import play_match
 from shengji.bots.registry import bot_factory, make_bot, with_think_ms
 from shengji.cli.replay import Narrator
-from shengji.core.actions import Action, Bury, Declare, Pass, Play
+from shengji.core.actions import Action, Bury, CallFriend, Declare, Pass, Play
 from shengji.core.cards import cards_str, parse_cards, trump_str
 from shengji.core.errors import ShengjiError
 from shengji.core.events import Event, visible
+from shengji.core.friend import parse_call
 from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
 from shengji.core.order import TRUMP
@@ -96,6 +97,8 @@ class HumanPlayer:
                 action = self._checked(legal, Bury, text)
                 if action is not None:
                     return action
+        if phase is Phase.CALLING:
+            return self._call(view, legal)
         trick = " | ".join(f"S{s} {cards_str(c)}" for s, c in view.trick) or "(you lead)"
         self.out.write(f"  trick: {trick}\n")
         while True:
@@ -108,6 +111,24 @@ class HumanPlayer:
             action = self._checked(legal, Play, text)
             if action is not None:
                 return action
+
+    def _call(self, view: DealView, legal: LegalActions) -> Action:
+        """找朋友: the dealer names which copy of which card makes its player the friend."""
+        while True:
+            text = self._ask("call a friend: copy and card, e.g. '1 SA' (or hint): ")
+            if text.lower() in ("hint", "h", "?"):
+                hint = self.adviser.choose(view, legal)
+                if isinstance(hint, CallFriend):
+                    self.out.write(f"  hint: {hint.nth} {cards_str((hint.card,))}\n")
+                continue
+            try:
+                call = parse_call(text)
+                action = CallFriend(legal.seat, call.card, call.nth)
+                legal.state.check(action)
+            except ShengjiError as e:
+                self.out.write(f"  not allowed: {e.message}\n")
+                continue
+            return action
 
     def _checked(
         self, legal: LegalActions, kind: type[Declare | Bury | Play], text: str
@@ -147,8 +168,11 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
         human if k == seat else make_bot(args.bots, f"{args.seed}.{k}")
         for k in range(ruleset.players)
     ]
+    partner = (
+        f"partner S{(seat + 2) % 4}" if ruleset.partnership == "fixed" else "no fixed partner"
+    )
     out.write(
-        f"shengji play: {ruleset.name}, you are S{seat} (partner S{(seat + 2) % 4}), "
+        f"shengji play: {ruleset.name}, you are S{seat} ({partner}), "
         f"bots: {args.bots}. Type cards like 'SA SA', 'hint', 'pass' or 'quit'.\n"
     )
     printer = Narrator(out, args.lang, MatchState.new(ruleset, args.seed), None)

@@ -31,13 +31,19 @@ from shengji.cli.i18n import tr
 from shengji.core.cards import NO_TRUMP, RANKS, card_str, cards_str
 from shengji.core.errors import ShengjiError
 from shengji.core.events import (
+    AuctionWon,
+    BidMade,
     DealEnded,
     DealStarted,
     Declared,
     Event,
+    FriendCalled,
+    FriendRevealed,
     KittyBuried,
     KittyRevealed,
+    KittyShown,
     KittyTaken,
+    Passed,
     Played,
     ThrowFailed,
     TrickWon,
@@ -63,6 +69,12 @@ class _Deal:
     picked: tuple[int, ...] = ()
     trick: list[str] = field(default_factory=list)
     defenders: tuple[int, ...] = ()
+    shown: tuple[int, ...] = ()
+    """竞标: the kitty cards shown before the auction."""
+    bids: list[str] | None = None
+    """竞标: the auction so far (None outside the auction)."""
+    auction: str = ""
+    """竞标: the auction's line, printed with the deal's header."""
 
 
 class Narrator:
@@ -72,6 +84,8 @@ class Narrator:
         self.out = out
         self.lang = lang
         self.players = start.ruleset.players
+        self.per_seat = start.ruleset.partnership != "fixed"
+        """Partners are not fixed: levels and wins are per seat."""
         self.two_color = start.ruleset.two_color
         self.only = only
         self.deal = _Deal(start.deal.deal_no, start.deal.level)
@@ -85,6 +99,12 @@ class Narrator:
     def team(self, team: int) -> str:
         seats = "+".join(self.seat(s) for s in range(self.players) if team_of(s) == team)
         return self.t("team", team=team, seats=seats)
+
+    def winners(self, state: MatchState) -> str:
+        """The match's winners: a team, or the winning seats when partners are not fixed."""
+        if not self.per_seat and state.winner is not None:
+            return self.team(state.winner)
+        return self.t("winners", seats="+".join(self.seat(s) for s in state.winners))
 
     def emit(self, line: str) -> None:
         if self.only is None or self.only == self.deal.no:
@@ -119,6 +139,24 @@ class Narrator:
                 self.t("throw-failed", seat=self.seat(e.seat), attempted=cards_str(e.attempted),
                        forced=cards_str(e.forced), penalty=penalty)
             )
+        elif isinstance(e, KittyShown):
+            d.shown, d.bids = e.cards, []
+        elif isinstance(e, BidMade) and d.bids is not None:
+            d.bids.append(self.t("bid", seat=self.seat(e.seat), target=e.target))
+        elif isinstance(e, Passed) and d.bids is not None:
+            d.bids.append(self.t("bid-pass", seat=self.seat(e.seat)))
+        elif isinstance(e, AuctionWon):
+            bids = self.t("comma").join(d.bids or [])
+            d.auction = self.t("auction", shown=cards_str(d.shown), bids=bids,
+                               dealer=self.seat(e.dealer), target=e.target)
+            d.bids = None
+            d.level = e.level
+        elif isinstance(e, FriendCalled):
+            self.emit(self.t("friend-called", seat=self.seat(e.seat), nth=e.nth,
+                             card=card_str(e.card)))
+        elif isinstance(e, FriendRevealed):
+            d.defenders = state.deal.defenders
+            self.emit(self.t("friend-revealed", seat=self.seat(e.seat), card=card_str(e.card)))
         elif isinstance(e, Played):
             d.trick.append(f"{self.seat(e.seat)} {cards_str(e.cards)}")
         elif isinstance(e, TrickWon):
@@ -164,7 +202,9 @@ class Narrator:
                    level=RANKS[d.level], trump=self.trump(e.trump),
                    stake=self.t("stake", stake=stake) if stake > 1 else "")
         )
-        if d.declarations:
+        if d.auction:
+            self.emit(d.auction)
+        elif d.declarations:
             items = self.t("sep").join(d.declarations)
             self.emit(self.t("declarations", items=items))
         elif e.turned is not None:
@@ -192,12 +232,20 @@ class Narrator:
                 if e.attacker_levels
                 else self.t("takeover")
             )
+        elif e.attacker_levels:  # 竞标: the attackers reached the target
+            outcome = self.t("attackers-up", n=e.attacker_levels)
         else:
             outcome = self.t("dealer-up", n=e.defender_levels)
         self.emit(self.t("result", points=e.attacker_points, outcome=outcome))
-        levels = self.t("comma").join(
-            self.t("level-of", team=t, rank=RANKS[state.level_rank(t)]) for t in (0, 1)
-        )
+        if self.per_seat:
+            levels = self.t("comma").join(
+                self.t("seat-level-of", seat=self.seat(s), rank=RANKS[state.seat_rank(s)])
+                for s in range(self.players)
+            )
+        else:
+            levels = self.t("comma").join(
+                self.t("level-of", team=t, rank=RANKS[state.level_rank(t)]) for t in (0, 1)
+            )
         self.emit(self.t("levels", levels=levels))
 
 
@@ -234,7 +282,7 @@ def print_replay(
             printer.event(event, final)
     deals = len(final.history)
     if final.winner is not None:
-        out.write(tr(lang, "match-over", deals=deals, team=printer.team(final.winner)) + "\n")
+        out.write(tr(lang, "match-over", deals=deals, team=printer.winners(final)) + "\n")
     else:
         out.write(tr(lang, "match-unfinished", deals=deals) + "\n")
     return final
@@ -248,7 +296,7 @@ def result_differences(record: GameRecord, final: MatchState) -> list[str]:
     return [
         f"{key}: recorded {record.result.get(key)!r}, replayed {value!r}"
         for key, value in replayed.items()
-        if record.result.get(key) != value
+        if key in record.result and record.result[key] != value  # older records lack some keys
     ]
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from shengji.core.cards import cards_str, parse_cards
+from shengji.core.cards import cards_str, parse_cards, parse_trump, trump_str
 from shengji.core.errors import NotationError
 
 SYSTEM = -1
@@ -61,6 +61,41 @@ class Bury:
 
 
 @dataclass(frozen=True, slots=True)
+class Bid:
+    """竞标: offer to deal with ``target`` as the attackers' target (``bid 1 120``)."""
+
+    seat: int
+    target: int
+
+    def __str__(self) -> str:
+        return f"bid {self.seat} {self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class NameTrump:
+    """竞标: the auction's winner names the trump suit (``trump 1 H``)."""
+
+    seat: int
+    trump: int
+
+    def __str__(self) -> str:
+        return f"trump {self.seat} {trump_str(self.trump)}"
+
+
+@dataclass(frozen=True, slots=True)
+class CallFriend:
+    """找朋友: after the burial the dealer names the ``nth`` copy of ``card`` that another
+    seat plays as its friend (``call 0 1 SA``: the first SA; see ``core/friend.py``)."""
+
+    seat: int
+    card: int
+    nth: int
+
+    def __str__(self) -> str:
+        return f"call {self.seat} {self.nth} {cards_str((self.card,))}"
+
+
+@dataclass(frozen=True, slots=True)
 class Play:
     """Lead or follow in a trick."""
 
@@ -71,7 +106,7 @@ class Play:
         return f"play {self.seat} {cards_str(self.cards)}"
 
 
-Action = Deal | Declare | Pass | Bury | Play
+Action = Deal | Declare | Pass | Bury | Play | Bid | NameTrump | CallFriend
 
 
 def parse_action(text: str) -> Action:
@@ -85,6 +120,15 @@ def parse_action(text: str) -> Action:
     if len(parts) < 2 or not parts[1].lstrip("-").isdigit():
         raise NotationError(f"bad action {text!r}: expected '<verb> <seat> [cards]'")
     seat = int(parts[1])
+    if verb == "bid" and len(parts) > 2 and parts[2].strip().isdigit():
+        return Bid(seat, int(parts[2]))
+    if verb == "trump" and len(parts) > 2:
+        return NameTrump(seat, parse_trump(parts[2]))
+    if verb == "call" and len(parts) > 2:
+        nth, _, card = parts[2].partition(" ")
+        if not nth.isdigit() or len(parse_cards(card)) != 1:
+            raise NotationError(f"bad action {text!r}: expected 'call <seat> <nth> <card>'")
+        return CallFriend(seat, parse_cards(card)[0], int(nth))
     cards = tuple(parse_cards(parts[2])) if len(parts) > 2 else ()
     if verb == "pass" and not cards:
         return Pass(seat)

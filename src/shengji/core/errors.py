@@ -22,6 +22,8 @@ class Reason(StrEnum):
     NOT_YOUR_TURN = "not-your-turn"
     BAD_DECLARATION = "bad-declaration"
     BAD_KITTY = "bad-kitty"
+    BAD_BID = "bad-bid"
+    BAD_CALL = "bad-call"
 
 
 class ShengjiError(ValueError):

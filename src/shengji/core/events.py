@@ -73,6 +73,31 @@ class WindowTurn(Event):
 
 
 @dataclass(slots=True)
+class KittyShown(Event):
+    """竞标: kitty cards turned up for everyone before the auction."""
+
+    cards: tuple[int, ...]
+
+
+@dataclass(slots=True)
+class BidMade(Event):
+    """竞标: a seat bid ``target`` as the attackers' target (a pass is ``Passed``)."""
+
+    seat: int
+    target: int
+
+
+@dataclass(slots=True)
+class AuctionWon(Event):
+    """竞标: the auction is over; ``dealer`` deals alone at its own ``level`` and the
+    attackers need ``target`` points."""
+
+    dealer: int
+    target: int
+    level: int
+
+
+@dataclass(slots=True)
 class TrumpFixed(Event):
     """Trump and dealer are settled; ``turned`` is the kitty card turned up, if any."""
 
@@ -97,6 +122,23 @@ class KittyBuried(Event):
     seat: int
     cards: tuple[int, ...]
     count: int
+
+
+@dataclass(slots=True)
+class FriendCalled(Event):
+    """找朋友: the dealer named the ``nth`` copy of ``card`` another seat plays as its friend."""
+
+    seat: int
+    card: int
+    nth: int
+
+
+@dataclass(slots=True)
+class FriendRevealed(Event):
+    """找朋友: ``seat`` played the called copy and joins the dealer's side."""
+
+    seat: int
+    card: int
 
 
 @dataclass(slots=True)

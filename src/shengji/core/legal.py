@@ -17,7 +17,18 @@ import itertools
 import random
 from collections.abc import Iterable, Iterator
 
-from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
+from shengji.core.actions import (
+    SYSTEM,
+    Action,
+    Bid,
+    Bury,
+    CallFriend,
+    Deal,
+    Declare,
+    NameTrump,
+    Pass,
+    Play,
+)
 from shengji.core.follow import (
     Lead,
     best_structure_key,
@@ -116,13 +127,35 @@ class LegalActions:
                 self.small.append(Pass(seat))
         elif ph is Phase.BURYING and seat == state.to_act:
             self.kind = "bury"
+        elif ph is Phase.BIDDING and seat == state.to_act and state.auction is not None:
+            self.kind = "list"
+            targets = state.auction.legal_targets(state.ruleset)
+            self.small = [Bid(seat, t) for t in targets]
+            self.small.append(Pass(seat))
+        elif ph is Phase.CALLING and seat == state.to_act:
+            self.kind = "list"  # 找朋友: any card, any copy 1..decks
+            self.small = [
+                CallFriend(seat, card, nth)
+                for nth in range(1, state.ruleset.decks + 1)
+                for card in range(54)
+            ]
+        elif ph is Phase.NAMING and seat == state.to_act:
+            self.kind = "list"
+            self.small = [NameTrump(seat, suit) for suit in range(4)]
 
     def __contains__(self, action: object) -> bool:
-        if self.kind == "none" or not isinstance(action, Deal | Declare | Pass | Bury | Play):
+        if self.kind == "none" or not isinstance(
+            action, Deal | Declare | Pass | Bury | Play | Bid | NameTrump | CallFriend
+        ):
             return False
         if action.seat != self.seat and not (self.kind == "list" and isinstance(action, Deal)):
             return False
         return self.state.is_legal(action)
+
+    @property
+    def bury_count(self) -> int:
+        """Cards a burial holds: the kitty's size, less what a 反底 swap left in place."""
+        return self.state.ruleset.kitty_size - len(self.state.kitty_kept)
 
     def __bool__(self) -> bool:
         return self.kind != "none" and (self.kind != "list" or bool(self.small))
@@ -132,7 +165,7 @@ class LegalActions:
         if self.kind == "list":
             yield from self.small
         elif self.kind == "bury":
-            for combo in multiset_combos(_cards(st.hands[seat]), st.ruleset.kitty_size):
+            for combo in multiset_combos(_cards(st.hands[seat]), self.bury_count):
                 yield Bury(seat, combo)
         elif self.kind == "lead":
             ctx = st.ctx
@@ -167,8 +200,7 @@ class LegalActions:
         if self.kind == "list":
             return rng.choice(self.small)
         if self.kind == "bury":
-            return Bury(seat, tuple(sorted(rng.sample(_cards(st.hands[seat]),
-                                                      st.ruleset.kitty_size))))
+            return Bury(seat, tuple(sorted(rng.sample(_cards(st.hands[seat]), self.bury_count))))
         ctx = st.ctx
         assert ctx is not None
         if self.kind == "lead":

@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 
 from shengji.core.actions import Action
 from shengji.core.errors import IllegalAction, Reason
-from shengji.core.events import DealStarted, Event
+from shengji.core.events import Event
+from shengji.core.friend_levels import friend_outcome
 from shengji.core.legal import LegalActions
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import DealResult, DealState, Phase
@@ -105,7 +106,10 @@ class MatchState:
     @classmethod
     def new(cls, ruleset: Ruleset, seed: int | str, first_dealer: int | None = None) -> MatchState:
         """A match whose first deal decides the dealer by declaration (or ``first_dealer``)."""
-        deal = DealState.new(ruleset, _deal_seed(seed, 0), ruleset.level_sequence[0], first_dealer)
+        deal = DealState.new(
+            ruleset, _deal_seed(seed, 0), ruleset.level_sequence[0], first_dealer,
+            levels=(ruleset.level_sequence[0],) * ruleset.players,
+        )
         return cls(ruleset, seed, (0,) * ruleset.players, first_dealer, deal)
 
     @property
@@ -180,8 +184,11 @@ class MatchState:
             return replace(self, deal=deal, levels=levels, history=history, winners=winners), events
         nxt_no = deal.deal_no + 1
         level = rs.level_sequence[levels[next_dealer]]
-        nxt = DealState.new(rs, _deal_seed(self.seed, nxt_no), level, next_dealer, nxt_no)
-        events = [*events, DealStarted(None, next_dealer, level, nxt_no)]
+        nxt = DealState.new(
+            rs, _deal_seed(self.seed, nxt_no), level, next_dealer, nxt_no,
+            levels=tuple(rs.level_sequence[i] for i in levels),
+        )
+        events = [*events, nxt.started_event()]
         return MatchState(rs, self.seed, levels, next_dealer, nxt, history), events
 
 
@@ -226,7 +233,30 @@ def _fixed_outcome(
     return per_seat, next_dealer, winners
 
 
-OUTCOME_RULES: dict[str, OutcomeRule] = {"fixed": _fixed_outcome}
+def _bidding_outcome(
+    rs: Ruleset, before: tuple[int, ...], deal: DealState, res: DealResult
+) -> Outcome:
+    """竞标: the dealer, or each attacker, goes up by the target's table (each seat its own
+    level, must-play ranks stop a climb); a seat on the last rank that goes up wins the
+    match. The next deal's auction opens one seat on (its dealer is bid for)."""
+    last = len(rs.level_sequence) - 1
+    change = res.change
+    levels = list(before)
+    winners: list[int] = []
+    for seat in range(rs.players):
+        steps = change.defender_levels if seat == deal.dealer else change.attacker_levels
+        if steps > 0:
+            if before[seat] == last:
+                winners.append(seat)
+            levels[seat] = advance(rs, before[seat], steps)
+    return tuple(levels), (deal.start + 1) % rs.players, tuple(winners)
+
+
+OUTCOME_RULES: dict[str, OutcomeRule] = {
+    "fixed": _fixed_outcome,
+    "bidding": _bidding_outcome,
+    "find-friend": friend_outcome,
+}
 """How each partnership (``Ruleset.partnership``) turns a deal into levels and a dealer."""
 
 

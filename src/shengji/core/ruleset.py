@@ -26,6 +26,7 @@ DeclarationStyle = Literal["classic", "grab", "tournament", "hidden"]
 NoDeclaration = Literal["no-trump", "kitty-card", "spades"]
 DealerRotation = Literal["partner", "same"]
 Partnership = Literal["fixed", "find-friend", "bidding"]
+LevelShares = Literal["equal", "fixed", "elastic"]
 
 
 @dataclass(frozen=True)
@@ -179,12 +180,30 @@ class Ruleset:
     """With ``no_declaration="kitty-card"``: which kitty card (0-based) is turned up."""
     rebury: bool = False
     """反底: after the burial other players may overturn, take the kitty and re-bury."""
+    rebury_swap: int = 0
+    """反底 takes this many random kitty cards and buries as many (0: the whole kitty)."""
+    kitty_shown: int = 0
+    """竞标: kitty cards turned up for everyone before the auction."""
+    bid_open: int = 150
+    """竞标: the highest first bid, and the target when every seat passes."""
+    bid_step: int = 5
+    """竞标: bids are multiples of this, each at least this much below the last."""
     dealer_rotation: DealerRotation = "partner"
     """Dealer side keeps the deal: the dealer's partner deals next, or the same dealer."""
     first_deal_overturn_takes_dealer: bool = True
     """First deal: the final declarer (also by overturning) becomes the dealer."""
     jack_kitty_reset: bool = False
     """Tournament: dealer side on J loses the last trick to a J → back to 2."""
+    level_shares: LevelShares = "equal"
+    """找朋友: how the dealer and its friend share the dealer side's levels (RULES.md §8):
+    equal halves, ``fixed`` 2/3 to whoever held the last trick, or ``elastic`` 1/3 + 1/3 with
+    the last 1/3 as spoils (docs/rules.md)."""
+    jack_kitty_penalty: bool = False
+    """找朋友 (seed 002 item 5): dealer side on J, attackers take over by capturing the kitty
+    with J units → the dealer side goes down 6 / 12 / 18 / 24 / 36 levels."""
+    ace_kitty_penalty: bool = False
+    """找朋友 (seed 002 item 6): dealer side on A, attackers take over by capturing the kitty
+    with an A → the dealer back to J, its friend down 3 levels."""
     deck_points: int = field(default=0, init=False, compare=False)
     """Total points in the pack (100 per deck); derived."""
 
@@ -224,6 +243,12 @@ class Ruleset:
                 f"kitty_card_index must be 0..{self.kitty_size - 1} (the kitty has "
                 f"{self.kitty_size} cards)"
             )
+        if not 0 <= self.rebury_swap <= self.kitty_size:
+            raise RulesetError(f"rebury_swap must be 0..{self.kitty_size} (the kitty's size)")
+        if not 0 <= self.kitty_shown <= self.kitty_size:
+            raise RulesetError(f"kitty_shown must be 0..{self.kitty_size} (the kitty's size)")
+        if self.bid_step < 1 or self.bid_open < self.bid_step or self.bid_open % self.bid_step:
+            raise RulesetError("bid_step must be at least 1 and bid_open a multiple of it")
         for name, allowed in _CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise RulesetError(f"{name} must be one of {list(allowed)}")
@@ -279,6 +304,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "no_declaration": ("no-trump", "kitty-card", "spades"),
     "dealer_rotation": ("partner", "same"),
     "partnership": ("fixed", "find-friend", "bidding"),
+    "level_shares": ("equal", "fixed", "elastic"),
     "ruff_compare": ("biggest-structure",),
 }
 
@@ -367,10 +393,42 @@ PRESETS: dict[str, Ruleset] = {
         jack_kitty_reset=True,
         allow_self_overturn=False,
     ),
+    "three-player": Ruleset(
+        name="three-player",
+        players=3,
+        kitty_size=9,
+        partnership="bidding",
+        throw_policy="never",
+        rebury=True,
+        rebury_swap=6,
+        kitty_shown=3,
+    ),
+    "find-friend": Ruleset(
+        name="find-friend",
+        kitty_formula="lianzhong",
+        follow_order="lianzhong",
+        throw_forced="structure-first",
+        partnership="find-friend",
+    ),
+    "five-player": Ruleset(
+        name="five-player",
+        decks=3,
+        players=5,
+        kitty_size=7,
+        level_table="three-deck",
+        declaration="grab",
+        throw_forced="structure-first",
+        partnership="find-friend",
+        must_play=(parse_rank("J"), parse_rank("A")),
+        level_shares="fixed",
+        jack_kitty_penalty=True,
+        ace_kitty_penalty=True,
+        dealer_rotation="same",
+    ),
 }
 """The named presets (RULES.md); see ``docs/rules.md`` for where each value comes from."""
 
-RESERVED_PRESETS = ("find-friend", "five-player", "three-player")
+RESERVED_PRESETS: tuple[str, ...] = ()
 """Names kept for presets that later issues bring in."""
 
 

@@ -24,7 +24,19 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from shengji.core.actions import SYSTEM, Action, Bury, Deal, Declare, Pass, Play
+from shengji.core.actions import (
+    SYSTEM,
+    Action,
+    Bid,
+    Bury,
+    CallFriend,
+    Deal,
+    Declare,
+    NameTrump,
+    Pass,
+    Play,
+)
+from shengji.core.auction import Auction, target_level_change
 from shengji.core.bidding import (
     Declaration,
     beats,
@@ -37,14 +49,19 @@ from shengji.core.bidding import (
 from shengji.core.cards import BJ, LJ, NO_TRUMP, SPADES, deck, points_of
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import (
+    AuctionWon,
+    BidMade,
     CardCountDealt,
     CardDealt,
     DealEnded,
     DealStarted,
     Declared,
     Event,
+    FriendCalled,
+    FriendRevealed,
     KittyBuried,
     KittyRevealed,
+    KittyShown,
     KittyTaken,
     Passed,
     Played,
@@ -54,6 +71,7 @@ from shengji.core.events import (
     WindowTurn,
 )
 from shengji.core.follow import Lead, analyse_lead, follow_refusal
+from shengji.core.friend import FriendCall, friend_after_play
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset
 from shengji.core.scoring import LevelChange, kitty_multiplier, level_change
@@ -71,9 +89,15 @@ class Phase(StrEnum):
     DEALING = "dealing"
     DECLARING = "declaring"
     """The short window after the last card: each seat in turn declares or passes."""
+    BIDDING = "bidding"
+    """竞标: after the last card each seat in turn bids the attackers' target or passes."""
+    NAMING = "naming"
+    """竞标: the auction's winner, holding the kitty, names trump."""
     BURYING = "burying"
     REBURY = "rebury"
     """反底: other seats in turn may overturn and take the kitty, or pass."""
+    CALLING = "calling"
+    """找朋友: the dealer names the card whose holder becomes its friend."""
     PLAYING = "playing"
     DONE = "done"
 
@@ -104,6 +128,10 @@ class DealResult:
     failed_throws: int
     failed_seats: tuple[int, ...] = ()
     """The seat of each failed throw."""
+    target: int | None = None
+    """竞标: the attackers' target the auction set (None in other games)."""
+    friend: int | None = None
+    """找朋友: the seat revealed as the dealer's friend (None: none, or not that game)."""
 
     @property
     def kitty_captured(self) -> bool:
@@ -139,6 +167,7 @@ def _next(seat: int, players: int) -> int:
 
 FIELDS: tuple[str, ...] = (
     "attacker_points",
+    "auction",
     "ctx",
     "deal_no",
     "dealer",
@@ -151,10 +180,14 @@ FIELDS: tuple[str, ...] = (
     "failed_throws",
     "failed_seats",
     "first_deal",
+    "friend",
+    "friend_call",
+    "friend_seen",
     "hand_sizes",
     "hands",
     "kitty",
     "kitty_holder",
+    "kitty_kept",
     "lead",
     "leader",
     "level",
@@ -164,9 +197,12 @@ FIELDS: tuple[str, ...] = (
     "rebury_decl",
     "result",
     "ruleset",
+    "seat_levels",
     "seed",
+    "shown",
     "stake",
     "start",
+    "target",
     "trick",
     "tricks",
     "trump",
@@ -216,6 +252,22 @@ class DealState:
     failed_seats: tuple[int, ...]
     """The seat of each failed throw, in order."""
     result: DealResult | None
+    seat_levels: tuple[int, ...]
+    """Each seat's own level (竞标: the auction's winner plays at its level)."""
+    auction: Auction | None
+    """竞标: the bids so far (None in other games)."""
+    target: int | None
+    """竞标: the attackers' target once the auction is over."""
+    shown: tuple[int, ...]
+    """竞标: the kitty cards turned up for everyone after the deal."""
+    kitty_kept: tuple[int, ...]
+    friend_call: FriendCall | None
+    """找朋友: the dealer's call, once made."""
+    friend: int | None
+    """找朋友: the friend once revealed (it is then in ``defenders``)."""
+    friend_seen: int
+    """找朋友: copies of the called card other seats have played so far."""
+    """Kitty cards a 反底 swap left in place, unseen by the kitty's holder."""
 
     def __init__(self) -> None:
         """Empty shell; use ``DealState.new``. Fields are set by ``new`` and ``_copy``."""
@@ -228,8 +280,14 @@ class DealState:
         level: int = 0,
         dealer: int | None = None,
         deal_no: int = 0,
+        levels: Sequence[int] | None = None,
     ) -> DealState:
-        """A shuffled deal. ``dealer=None``: a first deal, the declarer becomes dealer."""
+        """A shuffled deal. ``dealer=None``: a first deal, the declarer becomes dealer.
+
+        ``levels``: each seat's own level (default: ``level`` for all). 竞标 (bidding): any
+        ``dealer`` is ignored, seat ``deal_no % players`` opens the auction and is dealt to
+        first, and ``level`` becomes the winner's level when the auction ends.
+        """
         cards = deck(ruleset.decks)
         random.Random(seed).shuffle(cards)
         s = cls()
@@ -240,6 +298,18 @@ class DealState:
         s.dealer = dealer
         s.first_deal = dealer is None
         s.start = 0 if dealer is None else dealer
+        bidding = ruleset.partnership == "bidding"
+        if bidding:  # the auction decides the dealer
+            s.dealer = None
+            s.start = deal_no % ruleset.players
+        s.seat_levels = tuple(levels) if levels is not None else (level,) * ruleset.players
+        s.auction = Auction(s.start, ruleset.players) if bidding else None
+        s.target = None
+        s.shown = ()
+        s.kitty_kept = ()
+        s.friend_call = None
+        s.friend = None
+        s.friend_seen = 0
         s.deck = tuple(cards)
         s.n_dealt = 0
         s.hands = tuple([0] * 54 for _ in range(ruleset.players))
@@ -276,6 +346,14 @@ class DealState:
     def _copy(self) -> DealState:
         s = DealState()
         s.attacker_points = self.attacker_points
+        s.auction = self.auction
+        s.seat_levels = self.seat_levels
+        s.target = self.target
+        s.shown = self.shown
+        s.kitty_kept = self.kitty_kept
+        s.friend_call = self.friend_call
+        s.friend = self.friend
+        s.friend_seen = self.friend_seen
         s.ctx = self.ctx
         s.deal_no = self.deal_no
         s.dealer = self.dealer
@@ -333,10 +411,14 @@ class DealState:
             return (self.leader + len(self.trick)) % self.players
         if ph is Phase.DEALING:
             return SYSTEM
-        if ph is Phase.BURYING:
+        if ph is Phase.BURYING or ph is Phase.NAMING:
             return self.kitty_holder
+        if ph is Phase.CALLING:
+            return self.dealer
         if ph is Phase.DONE:
             return None
+        if ph is Phase.BIDDING:
+            return self.auction.turn if self.auction is not None else None
         return self.turn
 
     @property
@@ -402,6 +484,12 @@ class DealState:
             return self._pass(action, inplace)
         if isinstance(action, Bury):
             return self._bury(action, inplace)
+        if isinstance(action, Bid):
+            return self._bid(action, inplace)
+        if isinstance(action, CallFriend):
+            return self._call_friend(action, inplace)
+        if isinstance(action, NameTrump):
+            return self._name_trump(action, inplace)
         raise IllegalAction(Reason.WRONG_PHASE, f"unknown action {action!r}")
 
     def _target(self, inplace: bool) -> DealState:
@@ -450,7 +538,11 @@ class DealState:
         s.hand_sizes = tuple(sizes)
         s.n_dealt = self.n_dealt + 1
         events: list[Event] = [CardDealt(seat, seat, c), CardCountDealt(None, seat)]
-        if s.n_dealt == players * self.ruleset.hand_size:
+        if s.n_dealt == players * self.ruleset.hand_size and self.auction is not None:
+            s.phase = Phase.BIDDING
+            s.shown = self.kitty[: self.ruleset.kitty_shown]
+            events.append(KittyShown(None, s.shown))
+        elif s.n_dealt == players * self.ruleset.hand_size:
             s.phase = Phase.DECLARING
             s.turn = self.start
             s.passes = 0
@@ -458,6 +550,11 @@ class DealState:
 
     def _declare(self, action: Declare, inplace: bool) -> tuple[DealState, list[Event]]:
         ph, seat = self.phase, action.seat
+        if self.auction is not None and ph is not Phase.REBURY:
+            raise IllegalAction(
+                Reason.WRONG_PHASE,
+                "竞标: the auction's winner names trump; declare only to overturn",
+            )
         if ph is Phase.DEALING:
             if not 0 <= seat < self.players:
                 raise IllegalAction(Reason.NOT_YOUR_TURN, f"no seat {seat}")
@@ -519,6 +616,8 @@ class DealState:
 
     def _pass(self, action: Pass, inplace: bool) -> tuple[DealState, list[Event]]:
         ph = self.phase
+        if ph is Phase.BIDDING:
+            return self._bid(action, inplace)
         if ph not in (Phase.DECLARING, Phase.REBURY):
             raise IllegalAction(Reason.WRONG_PHASE, f"nothing to pass during {ph.value}")
         self._check_seat(action.seat)
@@ -571,7 +670,7 @@ class DealState:
             self.stake = self.stake * 2 ** _hidden_overturns(self.declared, rs)
         self.trump = trump
         self.ctx = context_for(rs, self.level, trump)
-        self.defenders = tuple(p for p in range(self.players) if p % 2 == dealer % 2)
+        self.defenders = self._dealer_side(dealer)
         self.rebury_decl = d
         events: list[Event] = [
             TrumpFixed(None, self.ctx.trump, dealer, d.seat if d else None, turned)
@@ -580,6 +679,64 @@ class DealState:
             events.extend(self._give_kitty(dealer))
         else:
             self._start_play()
+        return events
+
+    def _dealer_side(self, dealer: int) -> tuple[int, ...]:
+        """The dealer's side: the dealer alone (竞标; 找朋友 until the friend is revealed),
+        else the seats of its parity."""
+        if self.auction is not None or self.ruleset.partnership == "find-friend":
+            return (dealer,)
+        return tuple(p for p in range(self.players) if p % 2 == dealer % 2)
+
+    # ------------------------------------------------------------------ 竞标 (bidding)
+
+    def _bid(self, action: Bid | Pass, inplace: bool) -> tuple[DealState, list[Event]]:
+        """A bid or a pass in the auction; the last one hands the kitty to the winner."""
+        auction = self.auction
+        if self.phase is not Phase.BIDDING or auction is None:
+            raise IllegalAction(Reason.WRONG_PHASE, f"cannot bid during {self.phase.value}")
+        if isinstance(action, Bid):
+            after = auction.bid(action.seat, action.target, self.ruleset)
+            events: list[Event] = [BidMade(None, action.seat, action.target)]
+        else:
+            after = auction.pass_(action.seat)
+            events = [Passed(None, action.seat)]
+        s = self._target(inplace)
+        s.auction = after
+        if after.is_over:
+            dealer, target = after.result(self.ruleset)
+            s.dealer = dealer
+            s.target = target
+            s.level = self.seat_levels[dealer]
+            s.defenders = (dealer,)
+            events.append(AuctionWon(None, dealer, target, s.level))
+            events.extend(s._give_kitty(dealer))
+            s.phase = Phase.NAMING
+        return s, events
+
+    def _name_trump(self, action: NameTrump, inplace: bool) -> tuple[DealState, list[Event]]:
+        """The auction's winner names a suit (seed 002: "由庄家指定一种花色为主花色")."""
+        if self.phase is not Phase.NAMING:
+            raise IllegalAction(Reason.WRONG_PHASE, f"cannot name trump during {self.phase.value}")
+        self._check_seat(action.seat)
+        if not 0 <= action.trump < 4:
+            raise IllegalAction(Reason.BAD_DECLARATION, "name one of the suits S, H, D, C")
+        s = self._target(inplace)
+        s.trump = action.trump
+        s.ctx = context_for(self.ruleset, self.level, action.trump)
+        s.phase = Phase.BURYING
+        return s, [TrumpFixed(None, action.trump, action.seat, None, None)]
+
+    def _swap_kitty(self, seat: int) -> list[Event]:
+        """竞标 反牌: ``seat`` takes ``rebury_swap`` random kitty cards (seeded by the deal) and
+        will bury as many; the rest stays in place, unseen by it."""
+        kitty = list(self.kitty)
+        rng = random.Random(f"{self.seed}/swap/{seat}/{','.join(map(str, kitty))}")
+        taken = sorted(rng.sample(range(len(kitty)), self.ruleset.rebury_swap))
+        drawn = tuple(kitty[i] for i in taken)
+        self.kitty_kept = tuple(c for i, c in enumerate(kitty) if i not in taken)
+        self.kitty = drawn
+        events = self._give_kitty(seat)
         return events
 
     def _give_kitty(self, seat: int) -> list[Event]:
@@ -597,6 +754,9 @@ class DealState:
         return [KittyTaken(seat, seat, self.kitty)]
 
     def _start_play(self) -> None:
+        if self.ruleset.partnership == "find-friend" and self.friend_call is None:
+            self.phase = Phase.CALLING
+            return
         self.phase = Phase.PLAYING
         self.leader = self.dealer if self.dealer is not None else 0
         self.trick = ()
@@ -605,7 +765,7 @@ class DealState:
         if self.phase is not Phase.BURYING:
             raise IllegalAction(Reason.WRONG_PHASE, f"cannot bury during {self.phase.value}")
         self._check_seat(action.seat)
-        k = self.ruleset.kitty_size
+        k = self.ruleset.kitty_size - len(self.kitty_kept)
         if len(action.cards) != k:
             raise IllegalAction(Reason.BAD_KITTY, f"bury exactly {k} cards")
         self._check_holds(action.seat, action.cards)
@@ -619,7 +779,7 @@ class DealState:
         sizes = list(self.hand_sizes)
         sizes[action.seat] -= k
         s.hand_sizes = tuple(sizes)
-        s.kitty = tuple(action.cards)
+        s.kitty = (*self.kitty_kept, *action.cards)
         events: list[Event] = [
             KittyBuried(action.seat, action.seat, tuple(action.cards), k),
             KittyBuried(None, action.seat, (), k),
@@ -643,8 +803,41 @@ class DealState:
         s.trump = d.trump
         s.ctx = context_for(self.ruleset, self.level, d.trump)
         events: list[Event] = [Declared(None, d.seat, d.cards, d.trump, True, True)]
-        events.extend(s._give_kitty(d.seat))
+        if self.ruleset.rebury_swap:
+            events.extend(s._swap_kitty(d.seat))
+        else:
+            events.extend(s._give_kitty(d.seat))
         return s, events
+
+    # ------------------------------------------------------------------ 找朋友 (find a friend)
+
+    def _call_friend(self, action: CallFriend, inplace: bool) -> tuple[DealState, list[Event]]:
+        """The dealer names its friend's card (RULES.md §8); play starts."""
+        if self.phase is not Phase.CALLING:
+            raise IllegalAction(
+                Reason.WRONG_PHASE, f"cannot call a friend during {self.phase.value}"
+            )
+        self._check_seat(action.seat)
+        if not 0 <= action.card < 54:
+            raise IllegalAction(Reason.BAD_CALL, f"no card kind {action.card}")
+        if not 1 <= action.nth <= self.ruleset.decks:
+            raise IllegalAction(
+                Reason.BAD_CALL, f"call copy 1..{self.ruleset.decks} of a card, not {action.nth}"
+            )
+        s = self._target(inplace)
+        s.friend_call = FriendCall(action.card, action.nth)
+        s.friend_seen = 0
+        s._start_play()
+        return s, [FriendCalled(None, action.seat, action.card, action.nth)]
+
+    def _reveal_friend(self, seat: int) -> None:
+        """Mutates a fresh copy: ``seat`` joins the dealer; its tricks' points move over."""
+        assert self.dealer is not None
+        self.friend = seat
+        self.defenders = tuple(sorted((self.dealer, seat)))
+        moved = sum(t.points for t in self.tricks if t.winner == seat)
+        self.attacker_points -= moved
+        self.defender_points += moved
 
     # ------------------------------------------------------------------ tricks
 
@@ -698,6 +891,12 @@ class DealState:
         s.lead = lead
         s.trick = (*self.trick, (seat, tuple(cards)))
         events.append(Played(None, seat, tuple(cards)))
+        call = self.friend_call
+        if call is not None and self.friend is None and self.dealer is not None:
+            s.friend_seen, hit = friend_after_play(call, self.dealer, self.friend_seen, seat, cards)
+            if hit:
+                s._reveal_friend(seat)
+                events.append(FriendRevealed(None, seat, call.card))
         if len(s.trick) == self.players:
             events.extend(s._finish_trick())
         return s, events
@@ -748,7 +947,10 @@ class DealState:
             if not captured:
                 self.defender_points += kitty_points
         self.attacker_points += gain
-        change = level_change(self.attacker_points, rs)
+        if self.target is not None:
+            change = target_level_change(self.attacker_points, self.target)
+        else:
+            change = level_change(self.attacker_points, rs)
         self.result = DealResult(
             attacker_points=self.attacker_points,
             kitty_points=kitty_points,
@@ -761,6 +963,8 @@ class DealState:
             stake=self.stake,
             failed_throws=self.failed_throws,
             failed_seats=self.failed_seats,
+            target=self.target,
+            friend=self.friend,
         )
         self.phase = Phase.DONE
         return [
@@ -787,6 +991,8 @@ class DealState:
     def declarations_for(self, seat: int) -> list[Declaration]:
         """Declarations ``seat`` may make now (during the deal, the window or 反底)."""
         ph = self.phase
+        if self.auction is not None and ph is not Phase.REBURY:
+            return []
         if ph is Phase.DEALING and not self._may_declare(seat):
             return []
         if ph is Phase.DEALING or (ph is Phase.DECLARING and seat == self.turn):

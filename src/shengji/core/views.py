@@ -1,7 +1,9 @@
 """What one seat may see (``view_for``) and what everyone may see (``public_view``).
 
 A view never holds another seat's cards, the kitty (except for the seat holding it while
-burying, and for everyone once the deal is over), or a hidden declaration (4-deck style).
+burying, and for everyone once the deal is over; not after a 竞标 swap that left cards unseen),
+or a hidden declaration (4-deck style). 竞标 views also hold the auction, the target and the
+kitty cards shown to everyone.
 
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.core.state import DealState
@@ -18,7 +20,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from shengji.core.auction import Auction
 from shengji.core.bidding import Declaration
+from shengji.core.friend import FriendCall
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import DealResult, DealState, Phase, TrickRecord, display_order
@@ -52,6 +56,19 @@ class DealView(NamedTuple):
     stake: int
     cards_dealt: int
     result: DealResult | None
+    auction: Auction | None = None
+    """竞标: the bids so far (``auction.bids``: ``(seat, target)``, None for a pass)."""
+    target: int | None = None
+    """竞标: the attackers' target once the auction is over."""
+    shown: tuple[int, ...] = ()
+    """竞标: the kitty cards turned up for everyone after the deal."""
+    seat_levels: tuple[int, ...] = ()
+    """Each seat's own level."""
+    friend_call: FriendCall | None = None
+    """找朋友: the dealer's call (public once made)."""
+    friend: int | None = None
+    """找朋友: the friend once revealed (a hidden friend is never shown, not even to itself:
+    it sees its own cards and can tell)."""
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -86,7 +103,8 @@ def _view(state: DealState, seat: int | None) -> DealView:
         visible_decl = own
     else:
         visible_decl = state.declaration
-    holder = seat is not None and seat == state.kitty_holder
+    # A 反底 swap leaves kitty cards its holder never saw: then the holder sees none of it.
+    holder = seat is not None and seat == state.kitty_holder and not state.kitty_kept
     kitty = state.kitty if holder or state.phase is Phase.DONE else None
     hand: tuple[int, ...] = () if seat is None else tuple(state.hands[seat])
     # Positional for speed: one view is built per decision.
@@ -113,6 +131,12 @@ def _view(state: DealState, seat: int | None) -> DealView:
         state.stake,
         state.n_dealt,
         state.result,
+        state.auction,
+        state.target,
+        state.shown,
+        state.seat_levels,
+        state.friend_call,
+        state.friend,
     )
 
 

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
+from shengji.core.auction import target_level_change
 from shengji.core.cards import (
     cards_str,
     check_possible,
@@ -23,9 +24,10 @@ from shengji.core.cards import (
 )
 from shengji.core.errors import ShengjiError
 from shengji.core.follow import follow_error
+from shengji.core.friend_levels import side_shares
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset, preset
-from shengji.core.scoring import kitty_multiplier, level_change
+from shengji.core.scoring import LevelChange, kitty_multiplier, level_change
 from shengji.core.throws import check_throw
 from shengji.core.tricks import trick_points, trick_winner
 from shengji.core.units import classify, suit_of_play
@@ -42,7 +44,7 @@ FIELDS: dict[str, set[str]] = {
     "trick": {"plays"},
     "throw": {"lead", "others"},
     "kitty": {"lead", "play"},
-    "levels": {"points"},
+    "levels": {"points", "alone", "last", "target"},
 }
 
 
@@ -158,12 +160,48 @@ def _levels(r: _Request) -> dict[str, Any]:
     points = r.req.get("points")
     if not isinstance(points, int) or isinstance(points, bool):
         raise JudgeError("points must be an integer")
-    ch = level_change(points, r.ruleset)
-    return {
+    bidding = r.ruleset.partnership == "bidding"
+    ch = _target_change(r, points) if bidding or "target" in r.req else level_change(
+        points, r.ruleset
+    )
+    out: dict[str, Any] = {
         "defender_levels": ch.defender_levels,
         "attacker_levels": ch.attacker_levels,
         "attackers_take_over": ch.attackers_take_over,
     }
+    if r.ruleset.partnership == "find-friend":
+        out.update(_friend_shares(r, ch.defender_levels, ch.attackers_take_over))
+    elif "alone" in r.req or "last" in r.req:
+        raise JudgeError("alone and last apply to find-a-friend presets only")
+    return out
+
+
+def _target_change(r: _Request, points: int) -> LevelChange:
+    """竞标: the level change against the auction's target (the dealer, or each attacker)."""
+    target = r.req.get("target")
+    if r.ruleset.partnership != "bidding":
+        raise JudgeError("target applies to bidding presets (three-player) only")
+    if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+        raise JudgeError("target (the winning bid) must be a positive integer")
+    return target_level_change(points, target)
+
+
+def _friend_shares(r: _Request, base: int, takeover: bool) -> dict[str, Any]:
+    """找朋友: the dealer's and the friend's levels when the dealer side wins (RULES.md §8)."""
+    alone = r.req.get("alone", False)
+    last = r.req.get("last", "dealer")
+    if not isinstance(alone, bool):
+        raise JudgeError("alone must be true or false")
+    if last not in ("dealer", "friend", "attackers"):
+        raise JudgeError("last must be 'dealer', 'friend' or 'attackers' (who won the last trick)")
+    if alone and last == "friend":
+        raise JudgeError("a dealer playing alone has no friend to win the last trick")
+    rs = r.ruleset
+    attackers = rs.players - (1 if alone else 2)
+    if takeover:
+        return {"dealer_levels": 0, "friend_levels": 0}
+    d, f = side_shares(rs, base, attackers, None if alone else last == "friend", (0, 0))
+    return {"dealer_levels": d, "friend_levels": f}
 
 
 OPS: dict[str, Callable[[_Request], dict[str, Any]]] = {
