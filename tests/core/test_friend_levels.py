@@ -320,3 +320,13 @@ def check_match(rs: Ruleset, bots: list[Any], seed: int) -> None:
     last = m.history[-1]
     assert last.levels_before[last.dealer] == len(rs.level_sequence) - 1
     assert set(m.winners) <= set(last.result.defenders)
+
+
+def test_a_friend_leaves_a_must_play_rank_only_from_a_deal_played_there() -> None:
+    j = idx(FIVE, "J")
+    # the dealer on 5, the friend on J: the friend stays on J (it has not played J)
+    after = outcome(FIVE, (3, 0, j, 0, 0), 30, friend=2, last=0)[0]
+    assert after[0] == 3 + 4 and after[2] == j
+    # both on J: both go on
+    after = outcome(FIVE, (j, 0, j, 0, 0), 30, friend=2, last=0)[0]
+    assert after[0] == j + 3 and after[2] == j + 2  # 4 and 2, A stops the dealer at A

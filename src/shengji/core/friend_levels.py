@@ -173,7 +173,8 @@ def friend_outcome(
     if before[dealer] == last:
         winners = tuple(s for s in sorted(side) if before[s] == last)
     levels[dealer] = advance(rs, levels[dealer], d_steps)
-    if friend is not None:
-        levels[friend] = advance(rs, levels[friend], f_steps)
+    if friend is not None:  # it leaves a must-play rank only from a deal played there
+        at_own = rs.level_sequence[before[friend]] == deal.level
+        levels[friend] = advance(rs, levels[friend], f_steps, as_dealer=at_own)
     nxt = friend if friend is not None and rs.dealer_rotation == "partner" else dealer
     return tuple(levels), nxt, winners
