@@ -14,7 +14,7 @@ it; every other seat counts only itself. Once revealed, the teams are known.
 >>> from shengji.core.state import DealState
 >>> from shengji.core.views import view_for
 >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)
->>> sorted(partners(view_for(s, 1), 1))
+>>> sorted(partners(view_for(s, 1)._replace(defenders=(0, 2)), 1))
 [1, 3]
 """
 

@@ -19,7 +19,7 @@ lose below 2 pass on: dealer → friend → the attackers, highest level first, 
 >>> five = PRESETS["five-player"]
 >>> side_shares(five, base=1, attackers=3, friend_holds_last=False, levels=(0, 0))
 (2, 1)
->>> side_shares(five, base=3, attackers=4, friend_holds_last=False, levels=(0, 0))
+>>> side_shares(five, base=3, attackers=4, friend_holds_last=None, levels=(0, 0))
 (12, 0)
 >>> jack_penalty_total(2, 1), jack_penalty_total(2, 2), jack_penalty_total(3, 2)
 (12, 24, 36)
