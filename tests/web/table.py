@@ -72,6 +72,27 @@ def take_turn(page: Page, timeout: float = 10.0) -> bool:
             timeout=timeout * 1000,
         )
         return True
+    if phase in ("calling", "bidding"):
+        # ask for a hint: it fills the friend picker or the bid, then confirm it
+        page.get_by_test_id("hint").click()
+        page.wait_for_function(
+            "() => window.__shengji.lastHint !== undefined", timeout=timeout * 1000
+        )
+        hint = page.evaluate("() => window.__shengji.lastHint") or "pass"
+        button = "pass" if hint == "pass" else {"calling": "call", "bidding": "bid"}[phase]
+        said = page.evaluate("() => (window.__shengji.game.auction || []).length")
+        page.get_by_test_id(button).click()
+        page.wait_for_function(  # the bots may bid round to this seat again at once
+            "(n) => { const g = window.__shengji.game;"
+            " return !g || g.phase !== 'bidding' || (g.auction || []).length > n; }",
+            arg=said,
+            timeout=timeout * 1000,
+        )
+        return True
+    if phase == "naming":
+        page.locator("[data-testid^=trump-]").first.click(timeout=timeout * 1000)
+        _wait_turn_over(page, phase, timeout)
+        return True
     if phase not in ("burying", "playing"):
         return False
     n = st["hand"]
@@ -89,6 +110,15 @@ def take_turn(page: Page, timeout: float = 10.0) -> bool:
         timeout=timeout * 1000,
     )
     return True
+
+
+def _wait_turn_over(page: Page, phase: str, timeout: float) -> None:
+    page.wait_for_function(
+        "(p) => { const g = window.__shengji.game;"
+        " return !g || g.phase !== p || g.to_act !== window.__shengji.seat; }",
+        arg=phase,
+        timeout=timeout * 1000,
+    )
 
 
 def play_until(pages: list[Page], done: Any, timeout: float = 120.0) -> None:

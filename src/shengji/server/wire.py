@@ -214,6 +214,18 @@ class GameView(msgspec.Struct, kw_only=True):
     """Point cards (5, 10, K) in the tricks the attackers won so far."""
     seat_levels: list[str] = msgspec.field(default_factory=list)
     """v2: each seat's level (fixed partners hold their team's)."""
+    auction: list[list[Any]] = msgspec.field(default_factory=list)
+    """v2, 竞标: the bids so far, ``[[seat, target], ...]`` (target null: a pass)."""
+    bid_ceiling: int | None = None
+    """v2, 竞标: the highest target the seat to speak may bid now (null: no auction now)."""
+    target: int | None = None
+    """v2, 竞标: the attackers' target once the auction is over."""
+    shown: str = ""
+    """v2, 竞标: the kitty cards turned up for everyone."""
+    friend_call: dict[str, Any] | None = None
+    """v2, 找朋友: the dealer's call ``{"card": "SA", "nth": 1}`` once made."""
+    friend: int | None = None
+    """v2, 找朋友: the dealer's friend once revealed (until then nobody is told)."""
 
 
 class ServerMsg(msgspec.Struct, tag_field="t", kw_only=True):
@@ -423,4 +435,20 @@ def render_view(
         winner=winner,
         point_cards=cards_str(sorted(c for c in won if points(c))),
         seat_levels=list(seat_levels or []),
+        auction=[[seat, target] for seat, target in view.auction.bids] if view.auction else [],
+        bid_ceiling=_bid_ceiling(view),
+        target=view.target,
+        shown=cards_str(view.shown),
+        friend_call=None
+        if view.friend_call is None
+        else {"card": card_str(view.friend_call.card), "nth": view.friend_call.nth},
+        friend=view.friend,
     )
+
+
+def _bid_ceiling(view: DealView) -> int | None:
+    """The highest bid the auction allows now (None when no auction is running)."""
+    a = view.auction
+    if a is None or view.phase.value != "bidding" or a.is_over:
+        return None
+    return a.ceiling(view.ruleset)

@@ -16,7 +16,12 @@ function seatName(i) {
   const s = state.room && state.room.seats[i];
   if (!s) return t("seat.n", { n: i + 1 });
   if (s.kind === "human") return s.name;
-  if (s.kind === "bot") return t("seat.bot", { level: t("bot." + s.bot) });
+  if (s.kind === "bot") {
+    // several bots of one kind: tell them apart by their seat number
+    const same = state.room.seats.filter((x) => x.kind === "bot" && x.bot === s.bot).length;
+    const name = t("seat.bot", { level: t("bot." + s.bot) });
+    return same > 1 ? `${name} ${i + 1}` : name;
+  }
   return t("seat.empty");
 }
 
@@ -40,6 +45,7 @@ function noticeText(n) {
     return t(x.key, { name: seatName(x.seat), attempted: x.attempted, forced: x.forced });
   }
   if (x.key === "notice.hint") return t(x.key, { action: actionLabel(x.action) });
+  if (x.key === "notice.friend_revealed") return t(x.key, { name: seatName(x.seat) });
   return t(x.key, x);
 }
 
@@ -52,7 +58,16 @@ function trumpLabel(trump) {
 function actionLabel(action) {
   if (action === "pass") return t("action.pass");
   const [verb, ...cards] = action.split(" ");
+  if (verb === "trump") return t("action.trump_suit", { suit: trumpLabel(cards[0]) });
+  if (verb === "bid") return t("action.bid_n", { n: cards[0] });
+  if (verb === "call") return t("action.call_card", { call: callLabel({ nth: Number(cards[0]), card: cards[1] }) });
   return `${t("action." + verb)} ${cards.map(cardLabel).join(" ")}`;
+}
+
+/** A friend call in words: "the 1st ♠A" (the nth copy another seat plays). */
+function callLabel(call) {
+  if (!call) return "";
+  return t("friend.nth_" + Math.min(call.nth, 4), { card: cardLabel(call.card) });
 }
 
 function cardLabel(c) {
@@ -285,25 +300,32 @@ function Lobby() {
 // ------------------------------------------------------------------------------ seats
 
 /** Seat spots around the felt per table size, the viewer's first (at the bottom), then in
- * turn order (counter-clockwise: the next seat is on the right). ``x``/``y`` are percent of
- * the felt; ``side`` pins a plate to the left or right edge. */
+ * turn order (counter-clockwise: the next seat is on the right). ``x``/``y``: the plate, in
+ * percent of the felt (``side`` pins it to the left or right edge); ``px``/``py``: the centre
+ * of that seat's cards in a trick. Side seats play just below their plate (``py`` = ``y``
+ * plus a fixed drop in pixels), whatever the felt's height, so cards never cover a plate. */
 const SPOTS = {
-  3: [{ x: 50, y: 90 }, { side: "right", y: 30 }, { side: "left", y: 30 }],
-  4: [{ x: 50, y: 90 }, { side: "right", y: 50 }, { x: 50, y: 10 }, { side: "left", y: 50 }],
-  5: [{ x: 50, y: 90 }, { side: "right", y: 58 }, { x: 70, y: 10 }, { x: 30, y: 10 },
-    { side: "left", y: 58 }],
-  6: [{ x: 50, y: 90 }, { side: "right", y: 66 }, { side: "right", y: 24 }, { x: 50, y: 10 },
-    { side: "left", y: 24 }, { side: "left", y: 66 }],
+  3: [{ x: 50, y: 90, px: 50, py: 70 }, { side: "right", y: 26, px: 70, py: 26, drop: true },
+    { side: "left", y: 26, px: 30, py: 26, drop: true }],
+  4: [{ x: 50, y: 90, px: 50, py: 70 }, { side: "right", y: 40, px: 71, py: 40, drop: true },
+    { x: 50, y: 10, px: 50, py: 30 }, { side: "left", y: 40, px: 29, py: 40, drop: true }],
+  5: [{ x: 50, y: 90, px: 50, py: 73 }, { side: "right", y: 40, px: 74, py: 40, drop: true },
+    { x: 70, y: 10, px: 63, py: 31 }, { x: 30, y: 10, px: 37, py: 31 },
+    { side: "left", y: 40, px: 26, py: 40, drop: true }],
+  6: [{ x: 50, y: 90, px: 50, py: 73 }, { side: "right", y: 52, px: 74, py: 52, drop: true },
+    { side: "right", y: 20, px: 71, py: 20, drop: true }, { x: 50, y: 10, px: 50, py: 31 },
+    { side: "left", y: 20, px: 29, py: 20, drop: true },
+    { side: "left", y: 52, px: 26, py: 52, drop: true }],
 };
 
-/** Where seat ``i`` sits around the felt (the viewer at the bottom), and the direction its
- * trick cards are pushed from the centre (``cx``, ``cy`` in -1..1). */
+/** Where seat ``i`` sits around the felt (the viewer at the bottom): its spot, and where
+ * its trick cards go as offsets from the centre (``dx``, ``dy`` in percent, ``drop``). */
 function seatPos(i, n) {
   const base = state.seat == null ? 0 : state.seat;
+  const spots = SPOTS[n] || SPOTS[4];
   const rel = (i - base + n) % n;
-  const spot = (SPOTS[n] || SPOTS[4])[rel % (SPOTS[n] || SPOTS[4]).length];
-  const x = spot.side === "right" ? 100 : spot.side === "left" ? 0 : spot.x;
-  return { rel, spot, cx: (x - 50) / 50, cy: (spot.y - 50) / 40 };
+  const spot = spots[rel % spots.length];
+  return { rel, spot, dx: spot.px - 50, dy: spot.py - 50, drop: spot.drop ? 1 : 0 };
 }
 
 /** Fixed partners: seats of the same parity play together (0 and 2 of four). */
@@ -343,6 +365,7 @@ function SeatPlate({ i, n }) {
       <span class="sname">${s.kind === "empty" ? t("seat.empty") : seatName(i)}</span>
       ${dealer ? html`<span class="badge dealer" title=${t("badge.dealer_title")}>${t("badge.dealer")}</span>` : null}
       <${SideBadge} i=${i} />
+      ${lastBid(i) != null ? html`<span class="badge bid" data-testid=${"bid-" + i}>${lastBid(i)}</span>` : null}
       ${s.substitute ? html`<span class="badge">${t("badge.substitute")}</span>` : null}
       ${s.kind === "human" && !s.connected ? html`<span class="badge away">${t("badge.away")}</span>` : null}
       ${g && !me && g.hand_sizes[i] > 0 ? html`<span class="count" title=${t("seat.cards_left")}>
@@ -360,11 +383,24 @@ function SeatPlate({ i, n }) {
 /** Find-a-friend: a badge once a seat is known to be the dealer's friend. */
 function SideBadge({ i }) {
   const g = state.game;
-  if (!g || !g.friends || fixedTeams()) return null;
-  if (g.friends.includes(i) && i !== g.dealer) {
+  if (!g || fixedTeams() || g.dealer == null) return null;
+  if (g.friend === i && i !== g.dealer) {
     return html`<span class="badge friend" data-testid=${"friend-" + i}>${t("badge.friend")}</span>`;
   }
+  if (sidesKnown() && !g.defenders.includes(i)) {
+    return html`<span class="badge attacker">${t("badge.attacker")}</span>`;
+  }
   return null;
+}
+
+/** Whether everyone knows both sides: fixed partners; 竞标 once the auction is won;
+ * 找朋友 once the friend is revealed. */
+function sidesKnown() {
+  const g = state.game;
+  if (!g) return false;
+  if (fixedTeams()) return true;
+  if (state.room.ruleset.partnership === "bidding") return g.target != null;
+  return g.friend != null;
 }
 
 function SeatControls({ i, s }) {
@@ -413,15 +449,23 @@ function InfoBar() {
     </div>
     ${isShortSequence(seq) ? html`<div class="info"><${LevelSequence} seq=${seq} current=${g && g.level} /></div>` : null}
     <div class="info levels" data-testid="levels">
-      ${!fixedTeams() ? room.seats.map((s) => seatLevel(s.seat) != null ? html`<span class=${"lv" + (g && g.defenders.includes(s.seat) ? " def" : "")}>
-        ${s.seat === me ? t("team.me") : seatShort(s.seat)} <b>${seatLevel(s.seat)}</b></span>` : null) : null}
+      ${!fixedTeams() && me != null && seatLevel(me) != null ? html`<span class="lv">${t("team.me")} <b>${seatLevel(me)}</b></span>` : null}
+      ${!fixedTeams() && g && g.dealer != null && g.dealer !== me ? html`<span class="lv def">${seatShort(g.dealer)}
+        <b>${seatLevel(g.dealer)}</b><small>${t("badge.dealer")}</small></span>` : null}
       ${!fixedTeams() ? null : levels.map((lv, team) => html`<span class=${"lv" + (team === defTeam ? " def" : "")}>
         ${me != null && teamOf(me) === team ? t("team.us") : t("team.n", { n: team + 1 })}
         <b>${lv}</b>${team === defTeam ? html`<small>${t("badge.dealer")}</small>` : null}</span>`)}
     </div>
+    ${g && g.friend_call ? html`<div class="info friendcall" data-testid="friend-call">
+      <span class="k">${t("friend.title")}</span>
+      <${Card} card=${g.friend_call.card} fourColor=${state.fourColor} cls="mini2" />
+      <b>${callLabel(g.friend_call)}</b>
+      <span class=${g.friend != null ? "found" : "muted"} data-testid="friend-status">${g.friend != null
+        ? t("friend.found", { name: seatName(g.friend) }) : t("friend.hidden")}</span>
+    </div>` : null}
     <div class="info points" data-testid="points">
       <span class="k">${t("info.attacker_points")}</span>
-      <b class="big">${g ? g.attacker_points : 0}</b><span class="muted">/ ${target}</span>
+      <b class="big">${g ? g.attacker_points : 0}</b><span class="muted">/ ${target || "—"}</span>
     </div>
     <div class="info deal">
       <span class="k">${t("info.deal")}</span><b>${g ? g.deal_no + 1 : "—"}</b>
@@ -434,6 +478,7 @@ function InfoBar() {
 function attackerTarget() {
   const g = state.game;
   if (g && g.target) return g.target;
+  if (state.room && state.room.ruleset.partnership === "bidding") return null; // not bid yet
   return state.room ? state.room.ruleset.decks * 40 : 80;
 }
 
@@ -452,8 +497,10 @@ function TrickArea() {
   return html`<div class=${"trick" + (live ? "" : " done")} data-testid="trick">
     ${plays.map(([seat, cards]) => {
       const p = seatPos(seat, n);
-      const style = `--tx:${p.cx.toFixed(3)};--ty:${p.cy.toFixed(3)}`;
-      return html`<div class=${"play" + (seat === winner ? " won" : "")} style=${style}
+      const style = `--dx:${p.dx};--dy:${p.dy};--drop:${p.drop}`;
+      const count = splitCards(cards).length;
+      const long = count > 10 ? " vlong" : count > 5 ? " long" : "";
+      return html`<div class=${"play" + long + (seat === winner ? " won" : "")} style=${style}
           data-testid=${"play-" + seat}>
         ${splitCards(cards).map((c) => html`<${Card} card=${c} fourColor=${state.fourColor}
           trump=${isTrump(c, g.level, g.trump, state.room.ruleset.permanent_twos)} cls="tcard" />`)}
@@ -474,6 +521,11 @@ function phasePrompt() {
       : t("prompt.burying", { name: seatName(g.to_act) });
   }
   if (g.phase === "rebury") return turn ? t("prompt.rebury") : t("prompt.waiting_for", { name: seatName(g.to_act) });
+  if (g.phase === "bidding") {
+    return turn ? t("prompt.your_bid", { n: S.bidCeiling() }) : t("prompt.bidding", { name: seatName(g.to_act) });
+  }
+  if (g.phase === "naming") return turn ? t("prompt.name_trump") : t("prompt.naming", { name: seatName(g.to_act) });
+  if (g.phase === "calling") return turn ? t("prompt.call_friend") : t("prompt.calling", { name: seatName(g.to_act) });
   if (g.phase === "playing") {
     if (turn) return g.trick.length ? t("prompt.your_follow") : t("prompt.your_lead");
     return t("prompt.waiting_for", { name: seatName(g.to_act) });
@@ -548,9 +600,12 @@ function ActionBar() {
   }
   const showPlay = phase === "playing" || (phase === "burying" && turn);
   return html`<div class="actions" data-testid="actions">
+    ${turn && phase === "calling" ? html`<${FriendPicker} />` : null}
+    ${turn && phase === "bidding" ? html`<${BidPicker} />` : null}
     <div class="abtns">
       ${state.options.map((o) => html`<button class=${o.action === "pass" ? "" : "declare"}
-          data-testid=${o.action === "pass" ? "pass" : "declare"} data-action=${o.action}
+          data-testid=${o.action === "pass" ? "pass" : o.action.startsWith("trump ") ? "trump-" + o.action.slice(6) : "declare"}
+          data-action=${o.action}
           onClick=${() => S.act(o.action)}>${actionLabel(o.action)}</button>`)}
       ${showPlay ? html`<button class="primary" data-testid="play" disabled=${!canPlay}
           onClick=${() => S.playSelection()} title=${t("keys.enter")}>
@@ -564,6 +619,76 @@ function ActionBar() {
       ${nudgeTarget() != null ? html`<button class="ghost" onClick=${() => S.send({ t: "nudge" })}>${t("action.nudge")}</button>` : null}
     </div>
     <div class="reason" data-testid="reason">${reason}</div>
+  </div>`;
+}
+
+const CALL_RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
+
+/** 找朋友: the dealer names a card (suit and rank, or a joker) and which copy counts. */
+function FriendPicker() {
+  const rs = state.room.ruleset;
+  const sug = state.suggestion && state.suggestion.startsWith("call ") ? state.suggestion.split(" ") : null;
+  const [suit, setSuit] = useState("S");
+  const [rank, setRank] = useState("A");
+  const [joker, setJoker] = useState(null);
+  const [nth, setNth] = useState(1);
+  useEffect(() => {
+    if (!sug) return;
+    const card = sug[2];
+    setNth(Number(sug[1]));
+    if (card === "BJ" || card === "LJ") setJoker(card);
+    else {
+      setJoker(null);
+      setSuit(card[0]);
+      setRank(card.slice(1));
+    }
+  }, [state.suggestion]);
+  const card = joker || suit + rank;
+  const action = `call ${nth} ${card}`;
+  const send = () => {
+    S.act(action);
+    S.set({ suggestion: null });
+  };
+  return html`<div class="picker" data-testid="friend-picker">
+    <span class="k">${t("friend.pick")}</span>
+    <span class="seg">${["S", "H", "C", "D"].map((x) => html`<button
+      class=${"small" + (!joker && suit === x ? " on" : "")} data-testid=${"call-suit-" + x}
+      onClick=${() => { setJoker(null); setSuit(x); }}><${SuitMark} suit=${x} fourColor=${state.fourColor} /></button>`)}</span>
+    <span class="seg ranks">${CALL_RANKS.map((r) => html`<button
+      class=${"small" + (!joker && rank === r ? " on" : "")} data-testid=${"call-rank-" + r}
+      onClick=${() => { setJoker(null); setRank(r); }}>${r}</button>`)}
+      ${["BJ", "LJ"].map((j) => html`<button class=${"small" + (joker === j ? " on" : "")}
+        data-testid=${"call-" + j} onClick=${() => setJoker(j)}>${t("card." + j)}</button>`)}</span>
+    <select class="small" data-testid="call-nth" value=${nth} onChange=${(e) => setNth(Number(e.target.value))}>
+      ${Array.from({ length: rs.decks }, (_, k) => html`<option value=${k + 1}>${t("friend.nth_" + Math.min(k + 1, 4), { card: "" }).trim()}</option>`)}
+    </select>
+    <${Card} card=${card} fourColor=${state.fourColor} cls="tiny" />
+    <button class="primary" data-testid="call" onClick=${send}>${t("action.call_card", { call: callLabel({ nth, card }) })}</button>
+  </div>`;
+}
+
+/** 竞标: bid a target below the standing bid (multiples of the step), or pass. */
+function BidPicker() {
+  const rs = state.room.ruleset;
+  const top = S.bidCeiling();
+  const step = rs.bid_step || 5;
+  const options = [];
+  for (let x = Math.floor(top / step) * step; x >= step; x -= step) options.push(x);
+  const sug = state.suggestion && state.suggestion.startsWith("bid ") ? Number(state.suggestion.split(" ")[1]) : null;
+  const [value, setValue] = useState(sug || options[0]);
+  useEffect(() => {
+    if (sug) setValue(sug);
+    else if (value > top) setValue(options[0]);
+  }, [state.suggestion, top]);
+  if (!options.length) return null;
+  const v = options.includes(value) ? value : options[0];
+  return html`<div class="picker" data-testid="bid-picker">
+    <span class="k">${t("bid.target")}</span>
+    <select data-testid="bid-value" value=${v} onChange=${(e) => setValue(Number(e.target.value))}>
+      ${options.map((x) => html`<option value=${x}>${x}</option>`)}
+    </select>
+    <button class="primary" data-testid="bid" onClick=${() => { S.act(`bid ${v}`); S.set({ suggestion: null }); }}>
+      ${t("action.bid_n", { n: v })}</button>
   </div>`;
 }
 
@@ -593,6 +718,7 @@ function LastTrick() {
 
 function levelChangeText(sm) {
   const e = sm.end;
+  if (!fixedTeams()) return seatChangeText(sm);
   const n = state.room.ruleset.players;
   const defTeam = sm.defenders.length ? teamOf(sm.defenders[0]) : sm.dealer != null ? teamOf(sm.dealer) : 0;
   const atkTeam = n ? 1 - defTeam : 1;
@@ -600,6 +726,22 @@ function levelChangeText(sm) {
   if (e.defender_levels) lines.push(t("summary.up", { team: teamName(defTeam), n: e.defender_levels }));
   if (e.attackers_take_over) lines.push(t("summary.take_over", { team: teamName(atkTeam) }));
   if (e.attacker_levels) lines.push(t("summary.up", { team: teamName(atkTeam), n: e.attacker_levels }));
+  if (!lines.length) lines.push(t("summary.no_change"));
+  return lines;
+}
+
+/** Find-a-friend and 竞标: who went up (per seat), and whether the attackers took over. */
+function seatChangeText(sm) {
+  const before = sm.seat_levels_before || [];
+  const after = sm.seat_levels_after || [];
+  const lines = [];
+  const seq = state.room.ruleset.level_sequence;
+  after.forEach((lv, i) => {
+    const d = seq.indexOf(lv) - seq.indexOf(before[i]);
+    if (d > 0) lines.push(t("summary.seat_up", { name: seatName(i), n: d, lv }));
+    else if (d < 0) lines.push(t("summary.seat_down", { name: seatName(i), lv }));
+  });
+  if (sm.end.attackers_take_over) lines.push(t("summary.attackers_take_over"));
   if (!lines.length) lines.push(t("summary.no_change"));
   return lines;
 }
@@ -630,8 +772,13 @@ function Summary() {
       ${sm.point_cards.length ? html`<div class="kitty"><div class="k">${t("summary.point_cards")}</div>
         <div class="cards">${sm.point_cards.map((c) => html`<${Card} card=${c} fourColor=${state.fourColor} cls="tiny" />`)}</div></div>` : null}
       <ul class="changes" data-testid="summary-changes">${levelChangeText(sm).map((l) => html`<li>${l}</li>`)}</ul>
-      <div class="levels2">${(sm.levels_after || []).map((lv, team) => html`<span>
-        ${teamName(team)}: <s>${sm.levels_before[team]}</s> → <b>${lv}</b></span>`)}</div>
+      ${sm.target ? html`<p class="muted" data-testid="summary-target">${t("summary.target", { n: sm.target })}</p>` : null}
+      ${sm.friend_call ? html`<p class="muted">${t("friend.title")}: ${callLabel(sm.friend_call)} — ${sm.friend != null
+        ? t("friend.found", { name: seatName(sm.friend) }) : t("friend.alone")}</p>` : null}
+      <div class="levels2">${fixedTeams() ? (sm.levels_after || []).map((lv, team) => html`<span>
+        ${teamName(team)}: <s>${sm.levels_before[team]}</s> → <b>${lv}</b></span>`)
+        : (sm.seat_levels_after || []).map((lv, i) => html`<span>
+        ${seatShort(i)}: <s>${(sm.seat_levels_before || [])[i]}</s> → <b>${lv}</b></span>`)}</div>
       ${sm.end.stake > 1 ? html`<p class="muted">${t("summary.stake", { s: sm.end.stake })}</p>` : null}
       <button class="primary" data-testid="next-deal" onClick=${close}>
         ${state.matchOver || !state.game || state.room.status !== "playing" ? t("ui.close") : t("summary.next")}</button>
@@ -643,10 +790,13 @@ function MatchOver() {
   const mo = state.matchOver;
   if (!mo || state.summary) return null;
   const winner = mo.result && mo.result.winner;
+  const winners = (mo.result && mo.result.winners) || [];
+  const who = fixedTeams() ? (winner != null ? teamName(winner) : null)
+    : winners.length ? winners.map((i) => seatName(i)).join(", ") : null;
   return html`<div class="overlay">
     <div class="dialog" data-testid="match-over">
       <h2>${t("match.over")}</h2>
-      <p>${winner != null ? t("match.winner", { team: teamName(winner) }) : t("match.ended")}</p>
+      <p data-testid="match-winner">${who != null ? t("match.winner", { team: who }) : t("match.ended")}</p>
       <p><a href=${"/api/games/" + mo.game} target="_blank">${t("match.record")}</a></p>
       <div class="row">
         ${state.seat != null ? html`<button class="primary" data-testid="again"
@@ -750,14 +900,36 @@ function WaitingRoom() {
   </div>`;
 }
 
+/** 竞标: the kitty cards shown to everyone and the bids so far, in the middle of the felt. */
+function AuctionBoard() {
+  const g = state.game;
+  const shown = splitCards(g.shown);
+  return html`<div class="auction" data-testid="auction">
+    ${shown.length ? html`<div class="k">${t("bid.shown")}</div>
+      <div class="cards" data-testid="shown">${shown.map((c) => html`<${Card} card=${c} fourColor=${state.fourColor} cls="tiny" />`)}</div>` : null}
+    ${g.target ? html`<div class="k">${t("bid.won", { name: seatName(g.dealer), n: g.target })}</div>` : null}
+  </div>`;
+}
+
+/** 竞标: a seat's last word in the auction (its bid, or "pass"), shown on its plate. */
+function lastBid(i) {
+  const g = state.game;
+  if (!g || !g.auction || g.phase !== "bidding") return null;
+  for (let k = g.auction.length - 1; k >= 0; k--) {
+    if (g.auction[k][0] === i) return g.auction[k][1] == null ? t("action.pass") : String(g.auction[k][1]);
+  }
+  return null;
+}
+
 function Felt() {
   const room = state.room;
   const g = state.game;
   const n = room.ruleset.players;
   if (room.status === "waiting" || !g) return html`<${WaitingRoom} />`;
-  return html`<div class="felt" data-testid="felt">
+  return html`<div class=${"felt n" + n} data-testid="felt">
     ${room.seats.map((s) => html`<${SeatPlate} key=${s.seat} i=${s.seat} n=${n} />`)}
     <${TrickArea} />
+    ${["bidding", "naming"].includes(g.phase) ? html`<${AuctionBoard} />` : null}
     <div class="prompt" data-testid="prompt">${phasePrompt()}</div>
     ${g.kitty_holder != null && g.phase === "burying" && g.kitty_holder !== state.seat
       ? html`<div class="kittybacks">${Array.from({ length: S.kittySize() }).map(() => html`<${CardBack} cls="tiny" />`)}</div>` : null}

@@ -28,6 +28,8 @@ export const state = {
   matchOver: null,
   showLast: false,
   autoSit: false,
+  suggestion: null, // a hinted friend call or bid ("call 1 SA", "bid 120") for the pickers
+  lastHint: undefined, // the last hint's action (null: none)
 };
 
 const listeners = new Set();
@@ -332,6 +334,12 @@ function freshGame(ev, prev, msg) {
     match_over: false,
     winner: null,
     point_cards: [],
+    auction: [],
+    bid_ceiling: null,
+    target: null,
+    shown: "",
+    friend_call: null,
+    friend: null,
   };
 }
 
@@ -386,6 +394,30 @@ function onUpdate(msg) {
       case "kitty_buried":
         needSync = true;
         break;
+      case "kitty_shown":
+        g.shown = e.cards;
+        break;
+      case "bid_made":
+        g.auction = [...(g.auction || []), [e.seat, e.target]];
+        break;
+      case "passed":
+        if (g.phase === "bidding") g.auction = [...(g.auction || []), [e.seat, null]];
+        break;
+      case "auction_won":
+        g.dealer = e.dealer;
+        g.target = e.target;
+        g.level = e.level;
+        g.defenders = [e.dealer];
+        needSync = true;
+        break;
+      case "friend_called":
+        g.friend_call = { card: e.card, nth: e.nth };
+        break;
+      case "friend_revealed":
+        g.friend = e.seat;
+        if (!g.defenders.includes(e.seat)) g.defenders = [...g.defenders, e.seat];
+        lastNotice = { key: "notice.friend_revealed", seat: e.seat };
+        break;
       case "throw_failed":
         lastNotice = { key: "notice.throw_failed", seat: e.seat, attempted: e.attempted,
           forced: e.forced };
@@ -429,6 +461,9 @@ function onUpdate(msg) {
           levels_after: msg.team_levels,
           seat_levels_before: seatBefore,
           seat_levels_after: msg.seat_levels || [],
+          target: g.target,
+          friend: g.friend,
+          friend_call: g.friend_call,
         };
         g.result = e;
         break;
@@ -510,15 +545,19 @@ function declarationCandidates(g) {
 function refreshOptions() {
   const g = state.game;
   const turn = g && g.to_act === state.seat;
-  const eligible = g && state.seat != null &&
-    (g.phase === "dealing" || ((g.phase === "declaring" || g.phase === "rebury") && turn));
-  if (!eligible) {
+  const eligible = g && state.seat != null && (g.phase === "dealing" ||
+    (["declaring", "rebury", "bidding", "naming"].includes(g.phase) && turn));
+  const auctioned = state.room && state.room.ruleset.partnership === "bidding";
+  if (!eligible || (auctioned && g.phase === "dealing")) {
     optionsKey = "";
     if (state.options.length) set({ options: [] });
     return;
   }
-  const cands = declarationCandidates(g);
-  if (g.phase !== "dealing") cands.push("pass");
+  let cands;
+  if (g.phase === "bidding") cands = ["pass"];
+  else if (g.phase === "naming") cands = ["S", "H", "C", "D"].map((x) => `trump ${x}`);
+  else cands = declarationCandidates(g);
+  if (["declaring", "rebury"].includes(g.phase)) cands.push("pass");
   const d = g.declaration || g.own_declaration;
   const key = `${g.deal_no}|${g.phase}|${g.to_act}|${cands.join(",")}|${d ? d.seat + d.cards : ""}`;
   if (key === optionsKey) return;
@@ -601,18 +640,34 @@ export function selectAction(action) {
 
 export function askHint() {
   if (!myTurn() && !(state.game && state.game.phase === "dealing")) return;
-  set({ hintBusy: true });
+  set({ hintBusy: true, lastHint: undefined });
   send({ t: "hint", bot: "heuristic" });
 }
 
 function onHint(action) {
-  set({ hintBusy: false });
+  set({ hintBusy: false, lastHint: action });
   if (!action) {
     notice({ key: "notice.no_hint" });
     return;
   }
   if (action.startsWith("play ") || action.startsWith("bury ")) selectAction(action);
-  else notice({ key: "notice.hint", action });
+  else {
+    // a friend call or a bid fills the picker; the player still confirms it
+    if (action.startsWith("call ") || action.startsWith("bid ")) set({ suggestion: action });
+    notice({ key: "notice.hint", action });
+  }
+}
+
+/** 竞标: the highest target a bid may name now: the opening bid, then a step below the
+ * standing (lowest) bid. */
+export function bidCeiling() {
+  const g = state.game;
+  const rs = state.room && state.room.ruleset;
+  if (!g || !rs) return null;
+  const bids = (g.auction || []).filter(([, x]) => x != null);
+  const open = rs.bid_open || 150;
+  const step = rs.bid_step || 5;
+  return bids.length ? bids[bids.length - 1][1] - step : open;
 }
 
 /** Send the Play/Bury action for the selection if the server said it is legal. */
