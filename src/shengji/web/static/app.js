@@ -778,7 +778,7 @@ function Summary() {
       <div class="levels2">${fixedTeams() ? (sm.levels_after || []).map((lv, team) => html`<span>
         ${teamName(team)}: <s>${sm.levels_before[team]}</s> → <b>${lv}</b></span>`)
         : (sm.seat_levels_after || []).map((lv, i) => html`<span>
-        ${seatShort(i)}: <s>${(sm.seat_levels_before || [])[i]}</s> → <b>${lv}</b></span>`)}</div>
+        ${seatName(i)}: <s>${(sm.seat_levels_before || [])[i]}</s> → <b>${lv}</b></span>`)}</div>
       ${sm.end.stake > 1 ? html`<p class="muted">${t("summary.stake", { s: sm.end.stake })}</p>` : null}
       <button class="primary" data-testid="next-deal" onClick=${close}>
         ${state.matchOver || !state.game || state.room.status !== "playing" ? t("ui.close") : t("summary.next")}</button>
