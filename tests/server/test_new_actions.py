@@ -6,8 +6,11 @@ bids is a human; malformed and out-of-turn attempts get a clear error and change
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
-from tests.server.helpers import Client, Msg, new_player, new_room
+import pytest
+
+from tests.server.helpers import Client, Msg, fast_settings, live_server, new_player, new_room
 
 
 def _table(server: str, preset: str, seats: int) -> tuple[list[Client], Client]:
@@ -166,3 +169,28 @@ def test_seats_bid_a_target_and_the_winner_names_trump(server: str) -> None:
     for c in clients:
         c.close()
     spectator.close()
+
+
+@pytest.mark.parametrize("preset", ["find-friend", "three-player"])
+def test_a_restarted_server_replays_calls_and_bids(tmp_path: Path, preset: str) -> None:
+    """The friend call and the auction are in the room's log: a server stopped mid-deal and
+    started again on the same database shows the same call, bids and target."""
+    settings = fast_settings(str(tmp_path), bot_delay_s=0.05)
+    with live_server(settings) as base:
+        me = new_player(base, "watcher")
+        n = 3 if preset == "three-player" else 4
+        bots = {i: "random" for i in range(n)}
+        room = new_room(base, me["token"], preset=preset, max_deals=1, bots=bots)
+        c = Client(base, room["code"], me["token"], last_seq=0)
+        c.wait(lambda m: m["t"] == "update" and m["phase"] == "playing", timeout=60)
+        before = _snapshot(c, c.last_seq)["game"]
+        c.close()
+    with live_server(settings) as base:
+        c = Client(base, room["code"], me["token"])
+        after = c.wait(lambda m: m["t"] == "snapshot")["game"]
+        for key in ("dealer", "trump", "friend_call", "auction", "target", "shown"):
+            assert after[key] == before[key], key
+        assert after["tricks_done"] >= before["tricks_done"]
+        over = c.wait(lambda m: m["t"] == "match_over", timeout=60)
+        assert over["result"]["deals"] == 1
+        c.close()
