@@ -18,8 +18,8 @@ from shengji.bots.base import Bot
 from shengji.bots.driver import play_match
 from shengji.bots.registry import bot_factory, make_bot, with_think_ms
 from shengji.cli.replay import Narrator
-from shengji.core.actions import Action, Bury, CallFriend, Declare, Pass, Play
-from shengji.core.cards import cards_str, parse_cards, trump_str
+from shengji.core.actions import Action, Bid, Bury, CallFriend, Declare, NameTrump, Pass, Play
+from shengji.core.cards import cards_str, parse_cards, parse_trump, trump_str
 from shengji.core.errors import ShengjiError
 from shengji.core.events import Event, visible
 from shengji.core.friend import parse_call
@@ -90,10 +90,15 @@ class HumanPlayer:
                 action = self._checked(legal, Declare, text)
                 if action is not None:
                     return action
+        if phase is Phase.BIDDING:
+            return self._bid(view, legal)
+        if phase is Phase.NAMING:
+            return self._name_trump(view, legal)
         if phase is Phase.BURYING:
+            count = view.hand_sizes[seat] - view.ruleset.hand_size  # 竞标 swap: 6
             while True:
                 kitty = cards_str(view.kitty or ())
-                text = self._ask(f"kitty was {kitty}; bury {view.ruleset.kitty_size} cards: ")
+                text = self._ask(f"kitty was {kitty or '?'}; bury {count} cards: ")
                 action = self._checked(legal, Bury, text)
                 if action is not None:
                     return action
@@ -111,6 +116,47 @@ class HumanPlayer:
             action = self._checked(legal, Play, text)
             if action is not None:
                 return action
+
+    def _bid(self, view: DealView, legal: LegalActions) -> Action:
+        """竞标: bid a target for the attackers (lower than the last bid) or pass."""
+        bids = view.auction.bids if view.auction is not None else ()
+        said = ", ".join(f"S{s} {'pass' if t is None else t}" for s, t in bids) or "none yet"
+        targets = [a.target for a in legal.small if isinstance(a, Bid)]
+        most = f"at most {targets[0]}" if targets else "none left"
+        self.out.write(f"  kitty shows {cards_str(view.shown)}; bids: {said}\n")
+        while True:
+            text = self._ask(f"bid the attackers' target ({most}, steps of "
+                             f"{view.ruleset.bid_step}), pass or hint: ").lower()
+            if text in ("", "pass", "p"):
+                return Pass(legal.seat)
+            if text in ("hint", "h", "?"):
+                self.out.write(f"  hint: {self.adviser.choose(view, legal)}\n")
+                continue
+            if not text.isdigit():
+                self.out.write("  not allowed: a bid is a number of points, e.g. 120\n")
+                continue
+            action = Bid(legal.seat, int(text))
+            try:
+                legal.state.check(action)
+            except ShengjiError as e:
+                self.out.write(f"  not allowed: {e.message}\n")
+                continue
+            return action
+
+    def _name_trump(self, view: DealView, legal: LegalActions) -> Action:
+        """竞标: the auction's winner names a suit."""
+        while True:
+            text = self._ask(f"you deal for {view.target}: name trump (S, H, D, C) or hint: ")
+            if text.lower() in ("hint", "?"):  # not "h": that is hearts here
+                self.out.write(f"  hint: {self.adviser.choose(view, legal)}\n")
+                continue
+            try:
+                action = NameTrump(legal.seat, parse_trump(text))
+                legal.state.check(action)
+            except ShengjiError as e:
+                self.out.write(f"  not allowed: {e.message}\n")
+                continue
+            return action
 
     def _call(self, view: DealView, legal: LegalActions) -> Action:
         """找朋友: the dealer names which copy of which card makes its player the friend."""
