@@ -13,13 +13,15 @@ from shengji.core.ruleset import PRESETS
 from tests.core.dealkit import snapshot
 
 
-@pytest.mark.parametrize("name", ["classic", "three-deck", "two-color", "four-deck"])
+@pytest.mark.parametrize(
+    "name", ["classic", "three-deck", "two-color", "four-deck", "three-player"]
+)
 def test_in_place_and_pure_play_the_same_match(name: str) -> None:
     rs = PRESETS[name]
-    bots = [RandomBot(i) for i in range(4)]
+    bots = [RandomBot(i) for i in range(rs.players)]
     fast, fast_rec = play_match(rs, bots, seed=11, deals=2)  # in place (no listener)
     seen: list[int] = []
-    bots = [RandomBot(i) for i in range(4)]
+    bots = [RandomBot(i) for i in range(rs.players)]
     pure, pure_rec = play_match(
         rs, bots, seed=11, deals=2, on_action=lambda a, s, e: seen.append(1)
     )

@@ -14,7 +14,7 @@ from shengji.bots.random import RandomBot
 from shengji.core.actions import Bid, Bury, Deal, Declare, NameTrump, Pass, Play, parse_action
 from shengji.core.auction import target_level_change
 from shengji.core.cards import HEARTS, NO_TRUMP, SPADES, parse_rank
-from shengji.core.errors import Reason
+from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import (
     AuctionWon,
     BidMade,
@@ -31,7 +31,15 @@ from shengji.core.ruleset import preset
 from shengji.core.scoring import LevelChange
 from shengji.core.state import DealState, Phase
 from shengji.core.views import public_view, view_for
-from tests.core.dealkit import C, assert_illegal, deal_out, random_deal, stacked, step
+from tests.core.dealkit import (
+    C,
+    assert_illegal,
+    deal_out,
+    random_deal,
+    snapshot,
+    stacked,
+    step,
+)
 
 RS = preset("three-player")
 
@@ -318,3 +326,23 @@ def test_bid_and_trump_actions_round_trip_as_text() -> None:
     for a in (Bid(1, 120), NameTrump(0, HEARTS), NameTrump(2, SPADES)):
         assert parse_action(str(a)) == a
     assert str(Bid(1, 120)) == "bid 1 120" and str(NameTrump(0, HEARTS)) == "trump 0 H"
+
+
+def test_in_place_and_pure_apply_agree_through_a_swap() -> None:
+    """Every step of a deal with an overturn, in place and pure, gives the same state and
+    events; a refused action in place changes nothing."""
+    bots = [RandomBot(f"5/{p}") for p in range(3)]
+    _, record = play_match(RS, bots, seed=5, deals=1)
+    assert any(a.startswith("declare") for a in record.actions)  # this seed overturns
+    pure = GameRecord.from_json(record.to_json()).start().deal
+    fast = GameRecord.from_json(record.to_json()).start().deal
+    for text in record.actions[:-1]:
+        action = parse_action(text)
+        if isinstance(action, Bid):
+            before = snapshot(fast)
+            with pytest.raises(IllegalAction):
+                fast.apply_in_place(Bid(action.seat, action.target + 1))
+            assert snapshot(fast) == before
+        pure, events = pure.apply(action)
+        assert fast.apply_in_place(action) == events
+        assert snapshot(fast) == snapshot(pure)
