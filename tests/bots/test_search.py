@@ -150,3 +150,35 @@ def test_think_time_and_fixed_worlds_by_name() -> None:
             make_bot(bad, seed=1)
     with pytest.raises(ValueError, match="--think-ms"):
         with_think_ms(["search"], 0)
+
+
+def test_shown_kitty_cards_stay_with_the_taker_or_the_kitty() -> None:
+    """竞标: the 3 kitty cards shown to all went to the dealer; a world keeps them there (or
+    back in the kitty) unless they were played."""
+    from collections import Counter
+
+    from shengji.bots.heuristic import HeuristicBot
+
+    seen: list[DealState] = []
+
+    def keep(_a, state, _e) -> None:  # type: ignore[no-untyped-def]
+        if state.deal.phase is Phase.PLAYING and not state.history:
+            seen.append(state.deal)
+
+    rs = PRESETS["three-player"]
+    play_match(rs, [HeuristicBot(i) for i in range(3)], seed=6, deals=1, on_action=keep)
+    state = seen[4]
+    dealer = state.kitty_holder
+    assert dealer is not None and state.shown
+    seat = (dealer + 1) % 3
+    view = view_for(state, seat)
+    played = Counter(c for t in view.tricks for _s, cs in t.plays for c in cs)
+    played.update(c for _s, cs in view.trick for c in cs)
+    rng = random.Random(2)
+    for _ in range(30):
+        hands, kitty = sample_hidden(view, rng)
+        where = Counter(kitty)
+        for c in range(54):
+            where[c] += hands[dealer][c]
+        need = Counter(view.shown) - played
+        assert all(where[c] >= n for c, n in need.items())

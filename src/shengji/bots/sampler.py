@@ -40,14 +40,55 @@ def sample_hidden(
             if c in still and _played_by(view, decl.seat, c):
                 still.remove(c)
         pinned[decl.seat] = still
+    holder = view.kitty_holder
+    if view.shown and holder is not None and holder != view.seat:
+        # 竞标: the shown kitty cards went to the kitty's taker; those not played since are
+        # in that hand or back in the kitty.
+        still = [c for c in view.shown if c in unseen]
+        for c in view.played_cards:
+            if c in still and _played_by(view, holder, c):
+                still.remove(c)
+        shown_left = still
+    else:
+        shown_left = []
     for _ in range(tries):
-        world = _try(view, rng, unseen, need, kitty_size, voids, pinned, ctx is not None)
+        pins = dict(pinned)
+        if shown_left:
+            pins = _place_shown(rng, shown_left, holder, need, kitty_size, pins)
+        world = _try(view, rng, unseen, need, kitty_size, voids, pins, ctx is not None)
         if world is not None:
             return world
     # Constraints too tight to satisfy at random: drop the voids, keep the counts.
     world = _try(view, rng, unseen, need, kitty_size, [set() for _ in voids], {}, False)
     assert world is not None
     return world
+
+
+def _place_shown(
+    rng: random.Random,
+    cards: list[int],
+    holder: int | None,
+    need: dict[int, int],
+    kitty_size: int,
+    pinned: dict[int, list[int]],
+) -> dict[int, list[int]]:
+    """Pin each shown card to the kitty's taker or to the kitty, in proportion to room."""
+    assert holder is not None
+    out = {s: list(v) for s, v in pinned.items()}
+    hand = out.setdefault(holder, [])
+    in_kitty: list[int] = []
+    for c in cards:
+        room_hand = need.get(holder, 0) - len(hand)
+        room_kitty = kitty_size - len(out.get(KITTY, [])) - len(in_kitty)
+        if room_hand <= 0 and room_kitty <= 0:
+            break
+        if rng.random() * (room_hand + room_kitty) < room_hand:
+            hand.append(c)
+        else:
+            in_kitty.append(c)
+    if in_kitty:
+        out[KITTY] = [*out.get(KITTY, []), *in_kitty]
+    return out
 
 
 def _played_by(view: DealView, seat: int, card: int) -> bool:
@@ -71,13 +112,19 @@ def _try(
     hands[view.seat if view.seat is not None else 0] = list(view.hand_counts)
     left = dict(need)
     pool = list(unseen)
+    kitty: list[int] = []
     for seat, cards in pinned.items():
         for c in cards:
-            if c in pool and left[seat] > 0:
+            if c not in pool:
+                continue
+            if seat == KITTY:
+                if len(kitty) < kitty_size:
+                    pool.remove(c)
+                    kitty.append(c)
+            elif left[seat] > 0:
                 pool.remove(c)
                 hands[seat][c] += 1
                 left[seat] -= 1
-    kitty: list[int] = []
     rng.shuffle(pool)
     # Most constrained cards first: those few seats may hold.
     def holders(c: int) -> list[int]:
