@@ -264,7 +264,7 @@ def format_summary(d: dict[str, Any]) -> str:
         dw = d["deal_winners"]
         lines.append(
             f"deals won: dealer side {dw['dealer_side']} ({100 * dw['dealer_side'] / deals:.0f}%)"
-            f", attackers took over {dw['attackers']} ({100 * dw['attackers'] / deals:.0f}%)"
+            f", attackers {dw['attackers']} ({100 * dw['attackers'] / deals:.0f}%)"
         )
         lg = d["levels_gained"]
         changes = " ".join(f"{k}:{v}" for k, v in d["level_changes"].items())
