@@ -61,15 +61,14 @@ def take_turn(page: Page, timeout: float = 10.0) -> bool:
     phase = st["phase"]
     if phase in ("declaring", "rebury"):
         button = page.get_by_test_id("pass")
+        page.evaluate("() => { window.__before = window.__shengji.game; }")
         try:
             button.click(timeout=timeout * 1000)
         except Exception:
             return False
+        # any update replaces the game: the window may come round to this seat again at once
         page.wait_for_function(
-            "(p) => { const g = window.__shengji.game;"
-            " return !g || g.phase !== p || g.to_act !== window.__shengji.seat; }",
-            arg=phase,
-            timeout=timeout * 1000,
+            "() => window.__shengji.game !== window.__before", timeout=timeout * 1000
         )
         return True
     if phase in ("calling", "bidding"):

@@ -31,7 +31,9 @@ OVERLAPS = """() => {
   plays.forEach((a, i) => plays.forEach((b, j) => {
     if (j > i && hit(a, b)) out.push(`plays ${i} and ${j}`);
   }));
-  return {plates: plates.length, out};
+  const g = window.__shengji.game;
+  return {plates: plates.length, plays: plays.length, out,
+          playing: !!g && g.phase === "playing", done: g ? g.tricks_done : 0};
 }"""
 
 
@@ -52,17 +54,29 @@ def _room_with_bots(page: Page, preset: str) -> None:
     page.wait_for_function("() => window.__shengji && window.__shengji.seat === 0")
 
 
-def _layout(page: Page, seats: int, shot: Path) -> None:
-    """Every seat has a plate on the felt; plates and trick cards do not cover each other
-    (a screenshot is taken first, to look at when they do)."""
-    page.screenshot(path=shot)
-    got: dict[str, Any] = page.evaluate(OVERLAPS)
-    assert got["plates"] == seats and got["out"] == [], got
+class Layout:
+    """Watches the felt while the deal is played (``play_until(..., layout.seen)``) until a
+    trick shows the cards of most seats (all but one in the first eight tricks, later any
+    two), and keeps the geometry of that moment: each seat's plate on the felt, and no plate
+    or trick covering another."""
 
+    def __init__(self, page: Page, seats: int) -> None:
+        self.page = page
+        self.seats = seats
+        self.got: dict[str, Any] = {}
 
-def _mid_trick(page: Page, seats: int) -> bool:
-    st = state(page)
-    return st.get("phase") == "playing" and st.get("trick", 0) >= seats - 1 and st.get("to") == 0
+    def seen(self) -> bool:
+        got: dict[str, Any] = self.page.evaluate(OVERLAPS)
+        need = self.seats - 1 if got["done"] < 8 else 2
+        if got["playing"] and got["plays"] >= need:
+            self.got = got
+            return True
+        return False
+
+    def check(self, shot: Path) -> None:
+        self.page.screenshot(path=shot)
+        got = self.got
+        assert got["plates"] == self.seats and got["out"] == [], got
 
 
 def test_a_three_seat_table_where_a_bid_is_clicked(
@@ -90,9 +104,10 @@ def test_a_three_seat_table_where_a_bid_is_clicked(
     expect(page.get_by_test_id("bid-0")).to_have_text("140")
     page.wait_for_function("() => window.__shengji.game.auction.length >= 1")
     assert page.evaluate("() => window.__shengji.game.auction[0]") == [0, 140]
-    play_until([page], lambda: _mid_trick(page, 3), timeout=180)
+    layout = Layout(page, 3)
+    play_until([page], layout.seen, timeout=180)
     expect(page.get_by_test_id("points")).to_contain_text("/")
-    _layout(page, 3, artifacts / "table-3-seats-1280x800.png")
+    layout.check(artifacts / "table-3-seats-1280x800.png")
     assert errors == []
     ctx.close()
 
@@ -109,9 +124,10 @@ def test_a_five_seat_table_on_a_desktop_and_a_phone(
         expect(page.locator(".wseat")).to_have_count(5)
         page.get_by_test_id("ready").click()
         expect(page.get_by_test_id("hand")).to_be_visible()
-        play_until([page], lambda p=page: _mid_trick(p, 5), timeout=180)
+        layout = Layout(page, 5)
+        play_until([page], layout.seen, timeout=180)
         expect(page.get_by_test_id("friend-call")).to_be_visible()
-        _layout(page, 5, artifacts / f"table-5-seats-{name}.png")
+        layout.check(artifacts / f"table-5-seats-{name}.png")
         if size is DESKTOP:
             # the hand (3 decks, 31 cards) fits beside nothing: no card sticks out
             right = page.evaluate(
@@ -176,7 +192,8 @@ def test_four_decks_fit_on_one_screen(browser: Browser, site: str, artifacts: Pa
     _room_with_bots(page, "four-deck")
     page.get_by_test_id("ready").click()
     expect(page.get_by_test_id("hand").locator(".hcard")).to_have_count(54, timeout=60_000)
-    play_until([page], lambda: _mid_trick(page, 4), timeout=180)
+    layout = Layout(page, 4)
+    play_until([page], layout.seen, timeout=180)
     box = page.evaluate(
         "() => { const r = [...document.querySelectorAll('.hcard')]"
         ".map(c => c.getBoundingClientRect());"
@@ -184,5 +201,5 @@ def test_four_decks_fit_on_one_screen(browser: Browser, site: str, artifacts: Pa
         " bottom: Math.max(...r.map(x => x.bottom))}; }"
     )
     assert box["right"] <= DESKTOP["width"] and box["bottom"] <= DESKTOP["height"], box
-    _layout(page, 4, artifacts / "table-four-deck-1280x800.png")
+    layout.check(artifacts / "table-four-deck-1280x800.png")
     ctx.close()

@@ -318,11 +318,21 @@ const SPOTS = {
     { side: "left", y: 52, px: 26, py: 52, drop: true }],
 };
 
+/** Phones (a felt about 370 × 360 px): five seats need the two across the table further
+ * apart and the side seats lower, so that plates and tricks all fit. */
+const NARROW_SPOTS = {
+  5: [{ x: 50, y: 90, px: 50, py: 74 }, { side: "right", y: 50, px: 74, py: 50, drop: true },
+    { x: 76, y: 10, px: 68, py: 30 }, { x: 24, y: 10, px: 32, py: 30 },
+    { side: "left", y: 50, px: 26, py: 50, drop: true }],
+};
+
+const narrow = window.matchMedia("(max-width: 760px)");
+
 /** Where seat ``i`` sits around the felt (the viewer at the bottom): its spot, and where
  * its trick cards go as offsets from the centre (``dx``, ``dy`` in percent, ``drop``). */
 function seatPos(i, n) {
   const base = state.seat == null ? 0 : state.seat;
-  const spots = SPOTS[n] || SPOTS[4];
+  const spots = (narrow.matches && NARROW_SPOTS[n]) || SPOTS[n] || SPOTS[4];
   const rel = (i - base + n) % n;
   const spot = spots[rel % spots.length];
   return { rel, spot, dx: spot.px - 50, dy: spot.py - 50, drop: spot.drop ? 1 : 0 };
