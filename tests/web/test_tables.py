@@ -203,3 +203,25 @@ def test_four_decks_fit_on_one_screen(browser: Browser, site: str, artifacts: Pa
     assert box["right"] <= DESKTOP["width"] and box["bottom"] <= DESKTOP["height"], box
     layout.check(artifacts / "table-four-deck-1280x800.png")
     ctx.close()
+
+
+def test_find_a_friend_options_in_the_create_room_form(browser: Browser, site: str) -> None:
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = ctx.new_page()
+    enter(page, site, "Eve")
+    expect(page.get_by_test_id("level-shares")).to_have_count(0)  # classic: fixed partners
+    page.get_by_test_id("preset").select_option("five-player")
+    expect(page.get_by_test_id("level-shares")).to_have_value("fixed")  # the preset's value
+    page.get_by_test_id("level-shares").select_option("elastic")
+    page.get_by_test_id("ace-penalty").uncheck()
+    page.get_by_test_id("create").click()
+    expect(page.get_by_test_id("waiting")).to_be_visible()
+    page.wait_for_function("() => window.__shengji.room")
+    rs = page.evaluate("() => window.__shengji.room.ruleset")
+    assert (rs["level_shares"], rs["ace_kitty_penalty"], rs["jack_kitty_penalty"]) == (
+        "elastic",
+        False,
+        True,
+    )
+    expect(page.locator(".wseat")).to_have_count(5)
+    ctx.close()

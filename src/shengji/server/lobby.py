@@ -44,7 +44,8 @@ def unplayable(ruleset: Ruleset) -> str | None:
 
 def preset_catalog() -> list[dict[str, Any]]:
     """Every preset name with what the create-room form shows: seats, decks, the level
-    sequence, and whether this server plays it (``reason`` says why not).
+    sequence, the whole ruleset (the options' defaults), and whether this server plays it
+    (``reason`` says why not).
 
     >>> [p["name"] for p in preset_catalog()][:2]
     ['classic', 'lianzhong']
@@ -65,6 +66,7 @@ def preset_catalog() -> list[dict[str, Any]]:
                 "kitty_size": rs.kitty_size,
                 "level_sequence": [RANKS[r] for r in rs.level_sequence],
                 "partnership": rs.partnership,
+                "ruleset": rs.to_dict(),
                 "playable": why is None,
                 "reason": why,
             }

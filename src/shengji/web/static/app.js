@@ -167,6 +167,7 @@ function CreateRoom() {
   const [fill, setFill] = useState("");
   const [rebury, setRebury] = useState(false);
   const [stakes, setStakes] = useState(NO_STAKES);
+  const [extra, setExtra] = useState({}); // preset options changed in the form
   const [err, setErr] = useState(null);
   const presets = presetInfo();
   const info = presets.find((p) => p.name === preset) || { name: preset, players: 4 };
@@ -176,6 +177,7 @@ function CreateRoom() {
     const body = { preset, private: priv, options: {} };
     if (maxDeals) body.max_deals = Number(maxDeals);
     if (rebury) body.options.rebury = true;
+    Object.assign(body.options, extra);
     if (stakesBody(stakes)) body.stakes = stakesBody(stakes);
     if (fill) {
       body.bots = {};
@@ -192,7 +194,8 @@ function CreateRoom() {
     <h2>${t("lobby.create")}</h2>
     <form onSubmit=${submit} class="create">
       <label>${t("lobby.preset")}
-        <select data-testid="preset" value=${preset} onChange=${(e) => setPreset(e.target.value)}>
+        <select data-testid="preset" value=${preset}
+          onChange=${(e) => { setPreset(e.target.value); setExtra({}); }}>
           ${presets.map((p) => html`<option value=${p.name}>${t("preset." + p.name)}${
             p.playable === false ? " — " + t("lobby.not_playable") : ""}</option>`)}
         </select>
@@ -217,14 +220,37 @@ function CreateRoom() {
         </label>
       </div>
       <${StakesFields} value=${stakes} onChange=${setStakes} />
-      <label class="check"><input type="checkbox" checked=${rebury}
-        onChange=${(e) => setRebury(e.target.checked)} /> ${t("lobby.rebury")}</label>
+      ${info.partnership === "find-friend" ? html`<${FriendOptions} info=${info} extra=${extra} onChange=${setExtra} />` : null}
+      ${info.ruleset && info.ruleset.rebury ? null : html`<label class="check"><input type="checkbox" checked=${rebury}
+        onChange=${(e) => setRebury(e.target.checked)} /> ${t("lobby.rebury")}</label>`}
       <label class="check"><input type="checkbox" checked=${priv} data-testid="private"
         onChange=${(e) => setPriv(e.target.checked)} /> ${t("lobby.private")}</label>
       <button class="primary" type="submit" data-testid="create">${t("lobby.create_btn")}</button>
       ${err ? html`<p class="error">${err}</p>` : null}
     </form>
   </section>`;
+}
+
+/** Find-a-friend options (seed 002): how the dealer side shares its levels, and the J and A
+ * kitty penalties; the preset's values until changed. */
+function FriendOptions({ info, extra, onChange }) {
+  const rs = info.ruleset || {};
+  const val = (k) => (k in extra ? extra[k] : rs[k]);
+  const set = (k, v) => onChange({ ...extra, [k]: v });
+  return html`<div class="grid2">
+    <label>${t("lobby.level_shares")}
+      <select data-testid="level-shares" value=${val("level_shares")}
+        onChange=${(e) => set("level_shares", e.target.value)}>
+        ${["equal", "fixed", "elastic"].map((x) => html`<option value=${x}>${t("shares." + x)}</option>`)}
+      </select>
+    </label>
+    <div>
+      <label class="check"><input type="checkbox" data-testid="jack-penalty" checked=${!!val("jack_kitty_penalty")}
+        onChange=${(e) => set("jack_kitty_penalty", e.target.checked)} /> ${t("lobby.jack_penalty")}</label>
+      <label class="check"><input type="checkbox" data-testid="ace-penalty" checked=${!!val("ace_kitty_penalty")}
+        onChange=${(e) => set("ace_kitty_penalty", e.target.checked)} /> ${t("lobby.ace_penalty")}</label>
+    </div>
+  </div>`;
 }
 
 /** The presets the server offers: ``[{name, players, playable, reason, level_sequence}]``. */
