@@ -101,6 +101,7 @@ class SearchBot:
         """Search in the play phase; otherwise play as the rollout policy would."""
         if view.phase is not Phase.PLAYING or view.seat is None:
             return self.policy.choose(view, legal)
+        deadline = time.perf_counter() + self.think_ms / 1000
         candidates = self.candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
@@ -108,18 +109,22 @@ class SearchBot:
         diff = [0.0] * n  # paired gains over candidate 0, summed over worlds
         diff2 = [0.0] * n
         active = list(range(n))
-        deadline = time.perf_counter() + self.think_ms / 1000
         worlds = 0
         timed = self.samples is None
+        slowest = 0.0  # the longest rollout so far: none is started that would overrun
         while len(active) > 1 and not (self.samples is not None and worlds >= self.samples):
+            if timed and time.perf_counter() + slowest * len(active) >= deadline:
+                break  # a world only counts when every active candidate was played in it
             hands, kitty = sample_hidden(view, self.rng)
             values: dict[int, float] = {}
             for i in active:
-                if timed and time.perf_counter() >= deadline:
-                    break  # a world only counts when every active candidate was played in it
+                start = time.perf_counter()
+                if timed and start + slowest >= deadline:
+                    break
                 world = state_from_view(view, hands, kitty)
                 world.apply_in_place(candidates[i])
                 values[i] = deal_value(rollout(world, self.players), view.seat)
+                slowest = max(slowest, time.perf_counter() - start)
             if len(values) < len(active):
                 break
             worlds += 1
