@@ -89,6 +89,9 @@ def test_a_coin_room_from_the_form_and_the_leaderboard(
         expect(page.locator("h1")).to_have_text("排行榜")
         expect(page.get_by_test_id("kind-coins")).to_have_text("游戏币")
         expect(page.get_by_test_id("ledger")).to_contain_text("第1副")
+        expect(page.get_by_test_id("ledger")).to_contain_text("N=")
+        expect(page.get_by_test_id("ledger")).not_to_contain_text("dealer side")
+        expect(page.get_by_test_id("ledger")).not_to_contain_text("attackers")
         page.screenshot(path=artifacts / "leaderboard-zh-1280x800.png")
         assert errors == []
         ctx.close()

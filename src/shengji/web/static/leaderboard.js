@@ -19,6 +19,24 @@ function me() {
   }
 }
 
+// The ledger's reason is stored in English words (core/stakes.py); shown in the page's language.
+const REASON_ZH = [
+  [/^dealer side \+(\d+)/, "庄家方升$1级"],
+  [/^attackers take over \+0(?!\d)/, "闲家上台"],
+  [/^attackers take over \+(\d+)/, "闲家上台，升$1级"],
+  [/, stake x(\d+)/, "，反主/反底×$1"],
+  [/, (\d+) points \(x(\d+)\)/, "，$1分（×$2）"],
+  [/, (\d+) points/, "，$1分"],
+  [/, X (\d+)/, "，X=$1"],
+  [/, N (\d+)/, "，N=$1"],
+  [/, A (\d+)/, "，A=$1"],
+];
+
+export function reasonText(reason, language) {
+  if (!language.startsWith("zh")) return reason;
+  return REASON_ZH.reduce((text, [re, zh]) => text.replace(re, zh), reason);
+}
+
 function signed(n) {
   return html`<span class=${n > 0 ? "plus" : n < 0 ? "minus" : ""}>${n > 0 ? "+" : ""}${n}</span>`;
 }
@@ -73,7 +91,7 @@ function Mine({ player }) {
         <td>${new Date(r.at * 1000).toLocaleString(lang())}</td>
         <td>${t("stakes.kind." + r.kind)}</td>
         <td class="num">${signed(r.delta)}</td><td class="num">${r.balance}</td>
-        <td class="muted small">${t("board.deal_no", { n: r.deal_no + 1 })} · ${r.reason}</td>
+        <td class="muted small">${t("board.deal_no", { n: r.deal_no + 1 })} · ${reasonText(r.reason, lang())}</td>
       </tr>`)}</tbody>
     </table>`}
   </section>`;
