@@ -4,8 +4,9 @@ A deal here is everything a game does: dealing card by card with live declaratio
 random bot declares now and then), the declaration window, the kitty, every trick (random
 leads, sometimes throws, random legal follows) and the scoring, driven by
 ``shengji.bots.driver.play_match`` as the arena does (matches of up to 4 deals, new seed each).
-Prints figures and asserts nothing. Tournament and four-deck are listed as "later issue" and
-run only when named with ``--preset`` or with ``--all``.
+Prints figures and asserts nothing. The fixed-partner two/three-deck family runs by default;
+tournament, four-deck, find-friend, five-player and three-player run when named with
+``--preset`` or with ``--all``.
 
     .venv/bin/python bench/deals.py [--seconds N] [--seed S] [--preset P] [--all] [--profile]
 """
@@ -30,8 +31,8 @@ from shengji.core.ruleset import PRESETS
 from shengji.core.views import DealView
 
 MAIN = ("classic", "lianzhong", "bianfeng", "one-deck", "two-color", "three-deck")
-LATER = ("tournament", "four-deck")
-"""Presets whose rules are completed by later issues: listed, run only on request."""
+LATER = ("tournament", "four-deck", "find-friend", "five-player", "three-player")
+"""Other tables: run with ``--all`` or by name."""
 DEALS_PER_MATCH = 4
 
 
@@ -78,7 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of matches and bots")
     parser.add_argument("--preset", action="append", choices=sorted(PRESETS),
                         help="only this preset (repeatable)")
-    parser.add_argument("--all", action="store_true", help="also run the later-issue presets")
+    parser.add_argument("--all", action="store_true",
+                        help="also run " + ", ".join(LATER))
     parser.add_argument("--profile", action="store_true",
                         help="then profile classic: top 25 functions by own time")
     args = parser.parse_args(argv)
@@ -92,13 +94,12 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{'actions/deal':>12} {'decisions/s':>11}")
     for name in names:
         if name in LATER and not (args.all or args.preset):
-            print(f"{name:<12} later issue (run with --all or --preset {name})")
+            print(f"{name:<12} (run with --all or --preset {name})")
             continue
         deals, actions, decisions, s = run(name, args.seconds, args.seed)
-        note = "  (later issue)" if name in LATER else ""
         print(
             f"{name:<12} {deals:>6} {deals / s:>8.1f} {1000 * s / deals:>8.2f} "
-            f"{actions / deals:>12.0f} {decisions / s:>11.0f}{note}"
+            f"{actions / deals:>12.0f} {decisions / s:>11.0f}"
         )
     if args.profile:
         print(f"\ncProfile, classic, ~{args.seconds:g} s (profiling slows everything down)")
