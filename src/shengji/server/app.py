@@ -26,7 +26,6 @@ from shengji.server.bots_runner import BotRunner
 from shengji.server.lobby import Lobby, LobbyError, preset_catalog
 from shengji.server.rooms import Conn, Room
 from shengji.server.settings import Settings
-from shengji.server.stakes import stakes_info
 from shengji.server.storage import Player, Store
 
 log = logging.getLogger("shengji.server")
@@ -76,9 +75,7 @@ class TokenBucket:
 
 
 def _room_json(room: Room) -> Any:
-    data = msgspec.to_builtins(room.info())
-    data["stakes"] = stakes_info(room.stakes)
-    return data
+    return msgspec.to_builtins(room.info())  # with ``stakes`` (RoomInfo fills it)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

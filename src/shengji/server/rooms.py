@@ -38,7 +38,7 @@ from shengji.core.views import public_view, view_for
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner, fallback
 from shengji.server.settings import Settings
-from shengji.server.stakes import PLAIN, StakeRules, settle_deals
+from shengji.server.stakes import PLAIN, StakeRules, settle_deals, settle_new_deals, stakes_info
 from shengji.server.storage import Player, Store
 
 log = logging.getLogger("shengji.server.rooms")
@@ -872,10 +872,32 @@ class Room:
         self._publish(Entry(seq, self._update_msg(seq), rendered, audience))
         if any(isinstance(e, DealEnded) for e in events):
             self.pause_until = self._now() + self.settings.deal_end_pause_s
-            await settle_deals(self)  # ratings / coins of the deal, once
+            if new.history:
+                await self._settle(new.history[-1].deal_no)  # ratings / coins, once
         if self._match_done():
             await self._finish_match()
         return True, events
+
+    async def _settle(self, deal_no: int) -> None:
+        """Settle the deal that just ended (and any earlier one left over) and tell the
+        room what the deal ``deal_no`` did to each seat (a ``settled`` message)."""
+        for d in await settle_new_deals(self):
+            if d.deal_no != deal_no:
+                continue
+            s = d.settlement
+            self.seq += 1
+            msg = wire.Settled(
+                seq=self.seq,
+                match_no=self.match_no,
+                deal_no=d.deal_no,
+                kind=self.stakes.kind,
+                settled=s is not None,
+                deltas=d.wire_deltas(),
+                reason="" if s is None else s.reason,
+                base=0 if s is None else s.base,
+                multiplier=1 if s is None else s.multiplier,
+            )
+            await self._emit(msg, "settled", msgspec.json.encode(msg).decode())
 
     async def _emit(
         self,
@@ -937,6 +959,7 @@ class Room:
                 for i, s in enumerate(self.seats)
             ],
             spectators=sum(1 for c in self.conns if c.seat is None),
+            stakes=stakes_info(self.stakes),
         )
 
     def _snapshot(self, seat: int | None) -> bytes:

@@ -14,16 +14,43 @@ side has a human, so nobody gains rating or coins by beating bots.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from shengji.core.stakes import PLAIN, DealOutcome, StakeRules, deal_outcome
+from shengji.core.stakes import PLAIN, DealOutcome, Settlement, StakeRules, deal_outcome
 
 if TYPE_CHECKING:
     from shengji.server.rooms import Room
 
 log = logging.getLogger("shengji.server.stakes")
 
-__all__ = ["PLAIN", "StakeRules", "human_on_each_side", "seat_players", "settle_deals"]
+__all__ = [
+    "PLAIN",
+    "DealSettled",
+    "StakeRules",
+    "human_on_each_side",
+    "seat_players",
+    "settle_deals",
+    "settle_new_deals",
+]
+
+
+@dataclass(frozen=True)
+class DealSettled:
+    """One deal looked at by ``settle_new_deals``: settled now (``settlement``), or left
+    unsettled because a side had no human (``settlement`` None)."""
+
+    deal_no: int
+    players: tuple[str | None, ...]
+    settlement: Settlement | None
+
+    def wire_deltas(self) -> list[int | None]:
+        """The change per seat as clients are told it: None for an unrated seat (a bot, an
+        empty seat) and for every seat of a deal that settled nothing."""
+        s = self.settlement
+        if s is None:
+            return [None] * len(self.players)
+        return [d if p else None for d, p in zip(s.deltas, self.players, strict=True)]
 
 
 def seat_players(room: Room) -> list[str | None]:
@@ -46,11 +73,18 @@ def human_on_each_side(o: DealOutcome, players: list[str | None]) -> bool:
 async def settle_deals(room: Room) -> int:
     """Settle the finished deals of the room's match that are not settled yet; returns how
     many were settled now. Failures are logged (a restart tries again), never raised."""
+    return sum(1 for d in await settle_new_deals(room) if d.settlement is not None)
+
+
+async def settle_new_deals(room: Room) -> list[DealSettled]:
+    """Settle the finished deals of the room's match that are not settled yet; returns each
+    deal settled now and each unsettled one a side without a human leaves out (these come
+    back every call). Failures are logged (a restart tries again), never raised."""
     rules: StakeRules = room.stakes
     m = room.match
     if rules.kind == "plain" or m is None or not m.history:
-        return 0
-    settled = 0
+        return []
+    out: list[DealSettled] = []
     try:
         done = await room.store.settled_deals(room.rid, room.match_no)
         players = seat_players(room)
@@ -58,15 +92,16 @@ async def settle_deals(room: Room) -> int:
             if d.deal_no in done:
                 continue
             if not human_on_each_side(deal_outcome(d.result, len(players)), players):
+                out.append(DealSettled(d.deal_no, tuple(players), None))
                 continue
             s = await room.store.settle_deal(
                 room.rid, room.match_no, d.deal_no, d.result, rules, players
             )
             if s is not None:
-                settled += 1
+                out.append(DealSettled(d.deal_no, tuple(players), s))
     except Exception:
         log.exception("room %s: stakes not settled (retried on restart)", room.code[:6])
-    return settled
+    return out
 
 
 def stakes_info(rules: StakeRules) -> dict[str, Any]:

@@ -180,6 +180,9 @@ class RoomInfo(msgspec.Struct, kw_only=True):
     private: bool
     seats: list[SeatInfo]
     spectators: int
+    stakes: dict[str, Any] | None = None
+    """v2: what the room plays for, as over HTTP: ``{"kind": "plain" | "rating" | "coins" |
+    "beans", "coefficient": N, "house": A, "slam_points": S}``."""
 
 
 class GameView(msgspec.Struct, kw_only=True):
@@ -312,6 +315,27 @@ class MatchOver(ServerMsg, tag="match_over"):
 
     game: int
     result: dict[str, Any]
+
+
+class Settled(ServerMsg, tag="settled"):
+    """v2, rating and coin rooms: what a finished deal did to each seat, as the server
+    settled it (sent after the ``update`` holding ``deal_ended``)."""
+
+    match_no: int
+    deal_no: int
+    kind: str
+    """``rating``, ``coins`` or ``beans`` (the room's stakes kind)."""
+    settled: bool
+    """False: a side had no human, so nothing changed (every delta null)."""
+    deltas: list[int | None]
+    """Per seat, the signed change of rating, coins or 欢乐豆; null for an unrated seat (a
+    bot or an empty seat)."""
+    reason: str = ""
+    """The ledger's English words: ``"dealer side +2, X 3, N 1000"``."""
+    base: int = 0
+    """Rating points per player (after the bracket) or X (coins, 欢乐豆)."""
+    multiplier: int = 1
+    """The rating bracket's ×1/×2/×3."""
 
 
 class Error(ServerMsg, tag="error"):
