@@ -95,3 +95,45 @@ def test_a_coin_room_from_the_form_and_the_leaderboard(
         page.screenshot(path=artifacts / "leaderboard-zh-1280x800.png")
         assert errors == []
         ctx.close()
+
+
+def test_a_spectator_sees_the_room_stakes_and_each_seats_settlement(
+    browser: Browser, tmp_path: Path, artifacts: Path
+) -> None:
+    settings = fast_settings(str(tmp_path), bot_delay_s=0.05, seat_grace_s=0.0)
+    with live_server(settings) as base:
+        ann, bob = new_player(base, "Ann"), new_player(base, "Bob")
+        r = httpx.post(
+            f"{base}/api/rooms",
+            json={
+                "max_deals": 1,
+                "stakes": {"kind": "coins", "coefficient": 1000},
+                "bots": {"2": "random", "3": "random"},
+            },
+            headers={"Authorization": f"Bearer {ann['token']}"},
+        )
+        code = r.json()["code"]
+        ctx = browser.new_context(viewport=DESKTOP, locale="zh-CN")
+        page = ctx.new_page()
+        errors = _errors(page)
+        enter(page, base, "观众", path=f"/#/room/{code}")
+        expect(page.get_by_test_id("waiting")).to_be_visible()
+        # Ann and Bob sit on opposite sides and leave: stand-ins play for them
+        for seat, p in enumerate((ann, bob)):
+            c = Client(base, code, p["token"])
+            c.send({"t": "sit", "v": 2, "seat": seat})
+            c.send({"t": "ready", "v": 2})
+            c.wait(lambda m, s=seat: m["t"] == "room" and bool(m["room"]["seats"][s]["ready"]))
+            c.close()
+        expect(page.get_by_test_id("room-stakes")).to_have_text("游戏币场 N=1000")
+        summary = page.get_by_test_id("summary")
+        expect(summary).to_be_visible(timeout=60_000)
+        stakes = page.get_by_test_id("summary-stakes")
+        expect(stakes).to_contain_text("本局结算（游戏币）")
+        mine = _stakes(base, ann["id"], "coins", 1)
+        delta = mine["ledger"][0]["delta"]
+        expect(page.get_by_test_id("stake-0")).to_contain_text(f"{delta:+d}")
+        expect(page.get_by_test_id("stake-2")).to_contain_text("—")  # bots are unrated
+        page.screenshot(path=artifacts / "summary-stakes-zh-1280x800.png")
+        assert errors == []
+        ctx.close()

@@ -5,7 +5,7 @@ import htm from "htm";
 import { Card, CardBack, SuitDefs, SuitMark, isTrump, splitCards } from "./cards.js";
 import { LANGS, has, initialLang, lang, setLang, t } from "./i18n.js";
 import * as S from "./store.js";
-import { NO_STAKES, StakesFields, stakesBody, stakesLabel } from "./stakes.js";
+import { NO_STAKES, SettlementLines, StakesFields, stakesBody, stakesLabel, stakesRoomLabel } from "./stakes.js";
 
 const html = htm.bind(h);
 const { state } = S;
@@ -507,6 +507,8 @@ function InfoBar() {
       <span class="k">${t("info.deal")}</span><b>${g ? g.deal_no + 1 : "—"}</b>
       ${g && g.stake > 1 ? html`<span class="badge">×${g.stake}</span>` : null}
     </div>
+    ${stakesRoomLabel(room && room.stakes) ? html`<div class="info stakes" data-testid="room-stakes">
+      <b>${stakesRoomLabel(room.stakes)}</b></div>` : null}
   </div>`;
 }
 
@@ -816,6 +818,7 @@ function Summary() {
         : (sm.seat_levels_after || []).map((lv, i) => html`<span>
         ${seatName(i)}: <s>${(sm.seat_levels_before || [])[i]}</s> → <b>${lv}</b></span>`)}</div>
       ${sm.end.stake > 1 ? html`<p class="muted">${t("summary.stake", { s: sm.end.stake })}</p>` : null}
+      <${SettlementLines} stakes=${state.room && state.room.stakes} settled=${sm.settled} seatName=${seatName} />
       <button class="primary" data-testid="next-deal" onClick=${close}>
         ${state.matchOver || !state.game || state.room.status !== "playing" ? t("ui.close") : t("summary.next")}</button>
     </div>

@@ -50,3 +50,31 @@ export function stakesLabel(stakes) {
   if (stakes.kind === "rating") return t("stakes.kind.rating");
   return t("stakes.label_n", { kind: t("stakes.kind." + stakes.kind), n: stakes.coefficient });
 }
+
+/** The table's info-bar words for a room's stakes ("积分场", "游戏币场 N=1000",
+ * "欢乐豆场 N=100 A=10"); empty for a plain room. */
+export function stakesRoomLabel(stakes) {
+  if (!stakes || stakes.kind === "plain") return "";
+  return t("stakes.room." + stakes.kind, { n: stakes.coefficient, a: stakes.house });
+}
+
+/** A signed settlement amount: "+2700", "-3000"; "—" for an unrated seat (null). */
+export function signedDelta(d) {
+  if (d == null) return "—";
+  return d > 0 ? "+" + d : String(d);
+}
+
+/** The deal summary's stakes part: each seat's change as the server settled it. */
+export function SettlementLines({ stakes, settled, seatName }) {
+  if (!stakes || stakes.kind === "plain") return null;
+  const kind = t("stakes.kind." + stakes.kind);
+  if (!settled) return html`<p class="muted" data-testid="summary-stakes">${t("stakes.pending", { kind })}</p>`;
+  if (!settled.settled) {
+    return html`<p class="muted" data-testid="summary-stakes">${t("stakes.unsettled", { kind })}</p>`;
+  }
+  return html`<div class="settlement" data-testid="summary-stakes">
+    <div class="k">${t("stakes.settled", { kind })}</div>
+    <div class="levels2">${settled.deltas.map((d, i) => html`<span data-testid=${"stake-" + i}>
+      ${seatName(i)}: <b class=${d == null ? "muted" : d > 0 ? "gain" : d < 0 ? "loss" : ""}>${signedDelta(d)}</b></span>`)}</div>
+  </div>`;
+}

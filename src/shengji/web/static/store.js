@@ -236,12 +236,21 @@ function onMessage(msg) {
     case "match_over":
       set({ matchOver: { game: msg.game, result: msg.result } });
       break;
+    case "settled":
+      onSettled(msg);
+      break;
     case "error":
       onError(msg);
       break;
     default:
       break;
   }
+}
+
+/** A deal's stakes as the server settled them: shown in that deal's summary. */
+function onSettled(msg) {
+  const sm = state.summary;
+  if (sm && sm.deal_no === msg.deal_no) set({ summary: { ...sm, settled: msg } });
 }
 
 function onError(msg) {
