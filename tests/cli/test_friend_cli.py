@@ -68,3 +68,11 @@ def test_a_human_dealer_calls_at_the_terminal() -> None:
     assert action == CallFriend(0, parse_card("SA"), 2)
     text = out.getvalue()
     assert text.count("not allowed") == 2 and "hint:" in text
+
+
+def test_the_text_summary_names_no_fixed_teams(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["arena", "--preset", "find-friend", "--bots", "heuristic,random,heuristic,random",
+            "--deals", "2", "--seed", "4"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "partners: none fixed" in out and "team 0" not in out

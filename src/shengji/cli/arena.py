@@ -241,14 +241,17 @@ def format_summary(d: dict[str, Any]) -> str:
         + ", ".join(f"S{k}={b}" for k, b in enumerate(bots))
     )
     teams = d["teams"]
-    lines.append(
-        "teams: "
-        + ", ".join(
-            f"team {t} = " + "+".join(f"S{s}" for s in team["seats"])
-            + f" ({'+'.join(team['bots'])})"
-            for t, team in enumerate(teams)
+    if all(len(team["seats"]) == 1 for team in teams):
+        lines.append("partners: none fixed (every seat keeps its own level)")
+    else:
+        lines.append(
+            "teams: "
+            + ", ".join(
+                f"team {t} = " + "+".join(f"S{s}" for s in team["seats"])
+                + f" ({'+'.join(team['bots'])})"
+                for t, team in enumerate(teams)
+            )
         )
-    )
     m = d["matches"]
     deals = d["deals"]
     label = [
