@@ -181,19 +181,23 @@ class SearchBot:
         return out
 
 
-def _z(total: float, total2: float, n: int) -> float:
-    """How many standard errors the mean of ``n`` paired gains lies above zero."""
+def _mean_se(total: float, total2: float, n: int) -> tuple[float, float]:
+    """Mean and standard error of ``n`` paired gains from their sum and sum of squares."""
     mean = total / n
     var = max(total2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
     se: float = (var / n) ** 0.5
+    return mean, se
+
+
+def _z(total: float, total2: float, n: int) -> float:
+    """How many standard errors the mean of ``n`` paired gains lies above zero."""
+    mean, se = _mean_se(total, total2, n)
     return mean / se if se > 1e-12 else (float("inf") if mean > 0 else 0.0)
 
 
 def _upper(total: float, total2: float, n: int) -> float:
     """An optimistic bound (mean + 2 standard errors) on the mean paired gain."""
-    mean = total / n
-    var = max(total2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
-    se: float = (var / n) ** 0.5
+    mean, se = _mean_se(total, total2, n)
     return mean + 2 * se
 
 
