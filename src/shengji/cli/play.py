@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from typing import TextIO
 
 from shengji.bots.base import Bot
@@ -135,13 +136,9 @@ class HumanPlayer:
             if not text.isdigit():
                 self.out.write("  not allowed: a bid is a number of points, e.g. 120\n")
                 continue
-            action = Bid(legal.seat, int(text))
-            try:
-                legal.state.check(action)
-            except ShengjiError as e:
-                self.out.write(f"  not allowed: {e.message}\n")
-                continue
-            return action
+            action = self._legal(legal, text, lambda t: Bid(legal.seat, int(t)))
+            if action is not None:
+                return action
 
     def _name_trump(self, view: DealView, legal: LegalActions) -> Action:
         """竞标: the auction's winner names a suit."""
@@ -150,13 +147,9 @@ class HumanPlayer:
             if text.lower() in ("hint", "?"):  # not "h": that is hearts here
                 self.out.write(f"  hint: {self.adviser.choose(view, legal)}\n")
                 continue
-            try:
-                action = NameTrump(legal.seat, parse_trump(text))
-                legal.state.check(action)
-            except ShengjiError as e:
-                self.out.write(f"  not allowed: {e.message}\n")
-                continue
-            return action
+            action = self._legal(legal, text, lambda t: NameTrump(legal.seat, parse_trump(t)))
+            if action is not None:
+                return action
 
     def _call(self, view: DealView, legal: LegalActions) -> Action:
         """找朋友: the dealer names which copy of which card makes its player the friend."""
@@ -167,21 +160,28 @@ class HumanPlayer:
                 if isinstance(hint, CallFriend):
                     self.out.write(f"  hint: {hint.nth} {cards_str((hint.card,))}\n")
                 continue
-            try:
-                call = parse_call(text)
-                action = CallFriend(legal.seat, call.card, call.nth)
-                legal.state.check(action)
-            except ShengjiError as e:
-                self.out.write(f"  not allowed: {e.message}\n")
-                continue
-            return action
+
+            def call(t: str) -> Action:
+                c = parse_call(t)
+                return CallFriend(legal.seat, c.card, c.nth)
+
+            action = self._legal(legal, text, call)
+            if action is not None:
+                return action
 
     def _checked(
         self, legal: LegalActions, kind: type[Declare | Bury | Play], text: str
     ) -> Action | None:
         """The action ``text`` names, if legal; otherwise say why and return None."""
+        return self._legal(legal, text, lambda t: kind(legal.seat, tuple(parse_cards(t))))
+
+    def _legal(
+        self, legal: LegalActions, text: str, make: Callable[[str], Action]
+    ) -> Action | None:
+        """The action ``make`` reads from ``text``, if legal now; otherwise say why and
+        return None."""
         try:
-            action = kind(legal.seat, tuple(parse_cards(text)))
+            action = make(text)
             legal.state.check(action)
         except ShengjiError as e:
             self.out.write(f"  not allowed: {e.message}\n")
