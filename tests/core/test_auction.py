@@ -1,4 +1,4 @@
-"""The 竞标 auction and the target's level table (seed 002 三人打法; rules.md 60–66).
+"""The 竞标 auction and the target's level table (seed 002 三人打法; rules.md 60–66, 126).
 
 Pure values: ``Auction`` (bid ladder, refusals, who deals) and ``target_level_change``.
 The state machine around them is in ``test_three_player.py``.
@@ -90,6 +90,47 @@ def test_the_lowest_bid_is_one_step() -> None:
     a = a.bid(1, 5, RS)
     assert a.legal_targets(RS) == []  # nothing is left below 5: the others can only pass
     assert a.pass_(2).pass_(0).result(RS) == (1, 5)
+
+
+# ------------------------------------------------- the sheet's sentences (Decision 126)
+
+
+@pytest.mark.parametrize(
+    ("moves", "dealer"),
+    [
+        (((0, 150), (1, None), (2, None)), (0, 150)),  # 甲出150分：如果乙和丙同意…由甲做庄家
+        (((0, 150), (1, 120), (2, None), (0, None)), (1, 120)),  # 乙出120分…由乙做庄家
+        (((0, 150), (1, 120), (2, 115), (0, None), (1, None)), (2, 115)),  # 丙出115分
+    ],
+)
+def test_when_the_others_agree_the_bidder_deals_at_its_bid(
+    moves: tuple[tuple[int, int | None], ...], dealer: tuple[int, int]
+) -> None:
+    """"如果乙和丙同意，那么由甲做庄家，乙丙为抓分方", and so for each of the seed's bids."""
+    a = play(*moves)
+    assert a.is_over and a.result(RS) == dealer
+
+
+def test_a_seat_may_give_up_when_its_turn_comes() -> None:
+    """"按照逆时针顺序轮到乙竞标（乙如果不想要可以放弃）"."""
+    a = play((0, 150))
+    assert a.turn == 1 and a.legal_targets(RS)[0] == 145
+    assert play((0, 150), (1, None)).turn == 2
+
+
+def test_bidding_goes_on_until_nobody_bids_lower() -> None:
+    """"接着竞拍直到没有玩家再出更低分为止；出最低分者为庄家，其余的玩家为抓分方"."""
+    a = play((0, 150), (1, 120), (2, 115), (0, 110))
+    assert not a.is_over and a.standing == (0, 110)
+    assert a.pass_(1).pass_(2).result(RS) == (0, 110)
+
+
+def test_the_opening_bid_may_be_lower_than_the_examples_150() -> None:
+    """The sheet's 150 is its example's opening bid (甲出150分), not a fixed first bid; the
+    cap at 150 is ours (Decision 126)."""
+    assert play((0, 120), (1, None), (2, None)).result(RS) == (0, 120)
+    with pytest.raises(IllegalAction):
+        play((0, 155))
 
 
 def test_options_change_the_ladder() -> None:

@@ -16,7 +16,9 @@ from shengji.bots.driver import play_match
 from shengji.bots.random import RandomBot
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
+from shengji.core.scoring import level_change
 from shengji.core.stakes import StakeRules, settle
+from shengji.core.state import DealResult
 from shengji.server.rooms import Room, Seat
 from shengji.server.stakes import settle_deals
 from shengji.server.storage import STARTING_COINS, STARTING_RATING, Store
@@ -243,3 +245,139 @@ def test_a_restart_mid_match_settles_no_deal_twice(tmp_path: Path) -> None:
             == StakeRules.from_dict(stakes).to_dict()
         )
         assert a[kind] + b[kind] < 2 * STARTING_COINS  # the house keeps a tenth of each deal
+
+
+# ------------------------------------------------------ 反主/反底 doubling, a room option
+
+
+def _overturned_deal() -> DealResult:
+    """A classic deal the dealer side (seats 0, 2) won by two levels after one 反主 and one
+    反底: the stake is 4."""
+    return DealResult(
+        attacker_points=20,
+        kitty_points=0,
+        kitty_multiplier=0,
+        kitty_gain=0,
+        last_winner=0,
+        last_winning_cards=(12,),
+        change=level_change(20, CLASSIC),
+        defenders=(0, 2),
+        stake=4,
+        failed_throws=0,
+    )
+
+
+def test_a_coin_room_doubles_for_overturns_only_when_it_was_created_so(tmp_path: Path) -> None:
+    """Seed 001 states "每次反主游戏基数*2" for 欢乐豆; seed 000's 游戏币 rule does not, so a
+    coin room doubles only by choice (docs/rules.md Decision 120)."""
+
+    async def go() -> None:
+        store, players, rids = await _setup(tmp_path, 3)
+        seats = [Seat("human", p, f"p{i}") for i, p in enumerate(players)]
+        deal = SimpleNamespace(deal_no=0, result=_overturned_deal())
+        match = cast(MatchState, SimpleNamespace(history=[deal]))
+        plain_coins = StakeRules.from_dict({"kind": "coins", "coefficient": 1000})
+        doubling = StakeRules.from_dict(
+            {"kind": "coins", "coefficient": 1000, "overturn_doubling": True}
+        )
+        bean_room = StakeRules.from_dict({"kind": "beans", "coefficient": 100, "house": 10})
+        assert bean_room.overturn_doubling  # the sheet's default for 欢乐豆
+        rooms = [
+            _fake_room(store, rid, match, seats, rules)
+            for rid, rules in zip(rids, (plain_coins, doubling, bean_room), strict=True)
+        ]
+        for room in rooms:
+            assert await settle_deals(room) == 1
+        ledgers = {pid: (await store.stakes_of(pid))["ledger"] for pid in players}
+        by_room = {
+            rid: [next(r for r in ledgers[pid] if r["room_id"] == rid) for pid in players]
+            for rid in rids
+        }
+        # X = Y + 1 = 3 without doubling, 3 × 4 = 12 with it
+        assert [r["delta"] for r in by_room[rids[0]]] == [2700, -3000, 2700, -3000]
+        assert [r["delta"] for r in by_room[rids[1]]] == [10800, -12000, 10800, -12000]
+        assert "stake" not in by_room[rids[0]][0]["reason"]
+        assert "stake x4" in by_room[rids[1]][0]["reason"]
+        # 欢乐豆: X = 3 points doubled twice = 12; winners 12·100 − 10, losers 12·100 + 10
+        assert [r["delta"] for r in by_room[rids[2]]] == [1190, -1210, 1190, -1210]
+        for seat, pid in enumerate(players):
+            mine = await store.stakes_of(pid)
+            assert mine["coins"] == STARTING_COINS + (13500 if seat % 2 == 0 else -15000)
+        await store.close()
+
+    asyncio.run(go())
+
+
+def test_the_doubling_option_is_kept_with_the_room_and_refused_when_bad(server: str) -> None:
+    p = new_player(server, "ann")
+    coins = new_room(server, p["token"], stakes={"kind": "coins", "coefficient": 1000})
+    assert coins["stakes"]["overturn_doubling"] is False
+    chosen = {"kind": "coins", "coefficient": 1000, "overturn_doubling": True}
+    doubled = new_room(server, p["token"], stakes=chosen)
+    assert doubled["stakes"]["overturn_doubling"] is True
+    assert httpx.get(f"{server}/api/rooms/{doubled['code']}").json()["stakes"] == {
+        "kind": "coins",
+        "coefficient": 1000,
+        "house": 0,
+        "slam_points": None,
+        "overturn_doubling": True,
+    }
+    beans = new_room(server, p["token"], stakes={"kind": "beans", "coefficient": 100})
+    assert beans["stakes"]["overturn_doubling"] is True
+    off = {"kind": "beans", "coefficient": 100, "overturn_doubling": False}
+    assert new_room(server, p["token"], stakes=off)["stakes"]["overturn_doubling"] is False
+    h = {"Authorization": f"Bearer {p['token']}"}
+    for bad, words in (
+        ({"kind": "coins", "overturn_doubling": "yes"}, "true or false"),
+        ({"kind": "plain", "overturn_doubling": True}, "plain room"),
+    ):
+        r = httpx.post(f"{server}/api/rooms", json={"stakes": bad}, headers=h)
+        assert r.status_code == 400 and words in r.text, r.text
+
+
+def _coin_deal(base: str, doubling: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One deal in a coin room (N = 10) that doubles or not: two humans who sit, get ready and
+    leave (stand-in bots play for them) and two bots, with the rebury (反底) option on so that
+    overturns can happen; returns the deal's ``deal_ended`` event and the ``settled`` message."""
+    ann, bob = new_player(base, "ann"), new_player(base, "bob")
+    stakes = {"kind": "coins", "coefficient": 10, "overturn_doubling": doubling}
+    room = new_room(
+        base,
+        ann["token"],
+        max_deals=1,
+        stakes=stakes,
+        options={"rebury": True},
+        bots={"2": "random", "3": "random"},
+    )
+    watcher = Client(base, room["code"], new_player(base, "cy")["token"])
+    watcher.wait(lambda m: m["t"] == "snapshot")
+    for seat, p in enumerate((ann, bob)):
+        c = Client(base, room["code"], p["token"])
+        c.send({"t": "sit", "v": 2, "seat": seat})
+        c.send({"t": "ready", "v": 2})
+        c.wait(lambda m, s=seat: m["t"] == "room" and bool(m["room"]["seats"][s]["ready"]))
+        c.close()
+    settled = watcher.wait(lambda m: m["t"] == "settled", timeout=60)
+    ended = next(
+        e
+        for m in watcher.messages
+        if m["t"] == "update"
+        for e in m["events"]
+        if e["type"] == "deal_ended"
+    )
+    watcher.close()
+    return ended, settled
+
+
+def test_live_coin_rooms_settle_as_configured(tmp_path: Path) -> None:
+    """Whatever the deal (random bots), X is Y + 1 or Y + 2, times the deal's stake only in the
+    room that doubles."""
+    with live_server(fast_settings(str(tmp_path), seat_grace_s=0.0)) as base:
+        for doubling in (False, True):
+            ended, settled = _coin_deal(base, doubling)
+            assert settled["settled"] is True
+            dealer_won = not ended["attackers_take_over"] and ended["defender_levels"] > 0
+            y = ended["defender_levels"] if dealer_won else ended["attacker_levels"]
+            x = (y + (1 if dealer_won else 2)) * (ended["stake"] if doubling else 1)
+            assert settled["base"] == x, (doubling, ended, settled)
+            assert sorted(settled["deltas"][:2]) == [-x * 10, x * 10 * 9 // 10]

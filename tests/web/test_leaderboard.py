@@ -54,6 +54,7 @@ def test_a_coin_room_from_the_form_and_the_leaderboard(
             "coefficient": 1000,
             "house": 0,
             "slam_points": None,
+            "overturn_doubling": False,  # seed 000's 游戏币 rule does not double
         }
         # Bob takes seat 1 and leaves (a stand-in plays for him); bots in seats 2 and 3
         bob = new_player(base, "Bob")

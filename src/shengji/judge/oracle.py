@@ -31,6 +31,7 @@ from shengji.core.scoring import LevelChange, kitty_multiplier, level_change
 from shengji.core.throws import check_throw
 from shengji.core.tricks import trick_points, trick_winner
 from shengji.core.units import classify, suit_of_play
+from shengji.judge import stakes as stakes_op
 
 
 class JudgeError(ValueError):
@@ -45,6 +46,7 @@ FIELDS: dict[str, set[str]] = {
     "throw": {"lead", "others"},
     "kitty": {"lead", "play"},
     "levels": {"points", "alone", "last", "target"},
+    "stakes": stakes_op.FIELDS,
 }
 
 
@@ -204,6 +206,14 @@ def _friend_shares(r: _Request, base: int, takeover: bool) -> dict[str, Any]:
     return {"dealer_levels": d, "friend_levels": f}
 
 
+def _stakes(r: _Request) -> dict[str, Any]:
+    """A room's stakes and a deal's outcome → each seat's settlement (judge/stakes.py)."""
+    try:
+        return stakes_op.stakes_answer(r.req, r.ruleset)
+    except stakes_op.StakesRequestError as e:
+        raise JudgeError(str(e)) from e
+
+
 OPS: dict[str, Callable[[_Request], dict[str, Any]]] = {
     "classify": _classify,
     "follow": _follow,
@@ -211,6 +221,7 @@ OPS: dict[str, Callable[[_Request], dict[str, Any]]] = {
     "throw": _throw,
     "kitty": _kitty,
     "levels": _levels,
+    "stakes": _stakes,
 }
 
 

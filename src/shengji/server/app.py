@@ -51,7 +51,8 @@ class NewRoom(BaseModel):
     """Seats to fill with bots at once: ``{"1": "random"}``."""
     stakes: dict[str, Any] | None = None
     """What the room plays for: ``{"kind": "rating" | "coins" | "beans", "coefficient": N,
-    "house": A, "slam_points": 6}``; default a plain room (server/stakes.py)."""
+    "house": A, "slam_points": 6, "overturn_doubling": true}``; default a plain room
+    (server/stakes.py; ``overturn_doubling`` left out: on for 欢乐豆 only)."""
 
 
 class TokenBucket:
