@@ -47,6 +47,11 @@ def test_throw() -> None:
     assert a == {"valid": False, "play": "S9", "failed": ["S9"], "reason": "the throw failed"}
     ok = ask(op="throw", lead="SA SA SK", others=["S3", "", "C4"])
     assert ok == {"valid": True, "play": "SA SA SK", "failed": [], "reason": None}
+    # 边锋 plays the smallest failing unit, 联众 the biggest structure (Decision 111)
+    bf = ask(op="throw", preset="bianfeng", trump="S", lead="HA HQ HQ H3", others=["HK HK", "H5"])
+    assert (bf["play"], sorted(bf["failed"])) == ("H3", ["H3", "HQ HQ"])
+    lz = ask(op="throw", preset="lianzhong", trump="S", lead="HA HQ HQ H3", others=["HK HK", "H5"])
+    assert lz["play"] == "HQ HQ"
 
 
 def test_kitty() -> None:

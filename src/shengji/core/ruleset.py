@@ -352,7 +352,7 @@ PRESETS: dict[str, Ruleset] = {
         name="bianfeng",
         kitty_formula="lianzhong",
         follow_order="lianzhong",
-        throw_forced="structure-first",
+        throw_forced="smallest",  # "甩牌失败只能出最小的" (seed 002; Decision 111)
     ),
     "one-deck": Ruleset(name="one-deck", decks=1, kitty_size=6, level_table="one-deck"),
     "two-color": Ruleset(
@@ -407,7 +407,7 @@ PRESETS: dict[str, Ruleset] = {
         name="find-friend",
         kitty_formula="lianzhong",
         follow_order="lianzhong",
-        throw_forced="structure-first",
+        throw_forced="smallest",  # 边锋, as bianfeng (Decision 111)
         partnership="find-friend",
     ),
     "five-player": Ruleset(
