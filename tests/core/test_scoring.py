@@ -69,7 +69,8 @@ def test_lianzhong_multiplier_is_a_priority_list(throw: str, times: int, pattern
     assert kitty(throw, ruleset=LZ3) == times, pattern
 
 
-@pytest.mark.parametrize("name", ["lianzhong", "bianfeng", "find-friend"])
+@pytest.mark.parametrize("name", ["lianzhong", "bianfeng", "find-friend",
+                                  "lianzhong-three-deck"])
 def test_the_lianzhong_presets_use_the_list(name: str) -> None:
     rs = rules(name)
     assert rs.kitty_formula == "lianzhong"

@@ -59,6 +59,20 @@ def test_kitty() -> None:
     assert ask(op="kitty", preset="tournament", lead="S4 S4", play="H3 H3") == {"multiplier": 4}
 
 
+def test_platform_presets() -> None:
+    # Decisions 112–114: the 联众 list (AAA + KKQQ → 6), 联众 three decks, 欢乐升级
+    lz3 = {"preset": "lianzhong-three-deck", "level": "2", "trump": "H"}
+    assert answer({**lz3, "op": "kitty", "lead": "SA SA SA SK SK SQ SQ",
+                   "play": "SA SA SA SK SK SQ SQ"}) == {"multiplier": 6}
+    assert answer({**lz3, "op": "follow", "lead": "S3 S3 S3 S4 S4 S4",
+                   "hand": "S6 S6 S7 S7 S9 S9 S9 SQ SQ SQ", "play": "S9 S9 S9 SQ SQ SQ"})[
+        "legal"] is True
+    assert answer({"op": "levels", "preset": "lianzhong-three-deck", "points": 120})[
+        "attackers_take_over"] is True
+    assert answer({"op": "levels", "preset": "huanle", "points": 80}) == answer(
+        {"op": "levels", "preset": "classic", "points": 80})
+
+
 def test_levels() -> None:
     assert answer({"op": "levels", "preset": "three-deck", "points": 240}) == {
         "defender_levels": 0, "attacker_levels": 2, "attackers_take_over": True}

@@ -51,7 +51,8 @@ class NewRoom(BaseModel):
     """Seats to fill with bots at once: ``{"1": "random"}``."""
     stakes: dict[str, Any] | None = None
     """What the room plays for: ``{"kind": "rating" | "coins" | "beans", "coefficient": N,
-    "house": A, "slam_points": 6}``; default a plain room (server/stakes.py)."""
+    "house": A, "slam_points": 6}``; omitted: the preset's default (``preset_info`` ``stakes``:
+    plain, 欢乐豆 for ``huanle``; server/stakes.py)."""
 
 
 class TokenBucket:
