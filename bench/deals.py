@@ -31,8 +31,8 @@ from shengji.core.ruleset import PRESETS
 from shengji.core.views import DealView
 
 MAIN = ("classic", "lianzhong", "bianfeng", "one-deck", "two-color", "three-deck")
-LATER = ("tournament", "four-deck", "find-friend", "five-player", "three-player")
-"""Other tables: run with ``--all`` or by name."""
+LATER = tuple(name for name in PRESETS if name not in MAIN)
+"""Every other preset (tournament, four-deck, find-friend, …): run with ``--all`` or by name."""
 DEALS_PER_MATCH = 4
 
 
@@ -90,15 +90,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"Python {platform.python_version()} ({sys.implementation.name}) on "
         f"{platform.system()} {platform.machine()}, one process {pin_one_cpu()}"
     )
-    print(f"{'preset':<12} {'deals':>6} {'deals/s':>8} {'ms/deal':>8} "
+    print(f"{'preset':<20} {'deals':>6} {'deals/s':>8} {'ms/deal':>8} "
           f"{'actions/deal':>12} {'decisions/s':>11}")
     for name in names:
         if name in LATER and not (args.all or args.preset):
-            print(f"{name:<12} (run with --all or --preset {name})")
+            print(f"{name:<20} (run with --all or --preset {name})")
             continue
         deals, actions, decisions, s = run(name, args.seconds, args.seed)
         print(
-            f"{name:<12} {deals:>6} {deals / s:>8.1f} {1000 * s / deals:>8.2f} "
+            f"{name:<20} {deals:>6} {deals / s:>8.1f} {1000 * s / deals:>8.2f} "
             f"{actions / deals:>12.0f} {decisions / s:>11.0f}"
         )
     if args.profile:

@@ -9,7 +9,8 @@ import pytest
 
 from shengji.bots.registry import bot_names, make_bot
 from shengji.cli.main import main
-from shengji.core.record import GameRecord, replay
+from shengji.core.record import GameRecord, replay, replay_steps
+from tests.core.test_properties_game import check_cards
 
 FOUR = "random,random,random,random"
 
@@ -72,6 +73,23 @@ def test_records_replay_to_the_same_result(
         assert record.result["deals"] == len(state.history)
         total += len(state.history)
     assert total == 3
+
+
+@pytest.mark.parametrize("name", ["four-deck", "bianfeng", "huanle", "lianzhong-three-deck"])
+def test_seeded_arena_of_a_platform_preset_conserves_cards(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 12: the presets whose rules changed play whole seeded arenas, every card
+    # accounted for at every step of every deal (hands + kitty + tricks = the pack)
+    d = arena_json(capsys, "--preset", name, "--bots", "heuristic,random,heuristic,random",
+                   "--deals", "10", "--seed", "3", "--record", str(tmp_path))
+    assert d["deals"] == 10
+    finished = 0
+    for f in sorted(tmp_path.glob("match-*.json")):
+        for _action, match, _events in replay_steps(GameRecord.from_json(f.read_text("utf-8"))):
+            check_cards(match.deal)
+        finished += len(match.history)
+    assert finished == 10
 
 
 def test_options_change_the_ruleset(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

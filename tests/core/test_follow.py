@@ -189,21 +189,23 @@ def four(lead: str, hand: str) -> set[str]:
 def test_four_deck_uses_the_seed_tables() -> None:
     assert TABLES["four-deck"] is FOUR_DECK
     assert FOUR.follow_order == "four-deck"
-    # the lead shapes of seed 002 §3.4.5 (quad tractor, two quads, 667788, JJJQQQ, AAAA, 7788)
-    assert {((4, 2),), ((4, 1), (4, 1)), ((2, 3),), ((3, 2),), ((4, 1),), ((2, 2),)} <= set(
-        FOUR_DECK)
+    # the lead shapes of seed 002 §3.4.5 (44556677, two quads, 667788, JJJQQQ, AAAA, 7788)
+    assert {((2, 4),), ((4, 2),), ((4, 1), (4, 1)), ((2, 3),), ((3, 2),), ((4, 1),),
+            ((2, 2),)} <= set(FOUR_DECK)
     lead = analyse_lead(C("S7 S7 S7 S7 S9 S9 S9 S9"), ctx("5", "H", FOUR), FOUR)
     assert lead.rungs is FOUR_DECK[((4, 1), (4, 1))]
 
 
 def test_four_deck_quad_tractor_lead() -> None:
     lead = "S3 S3 S3 S3 S4 S4 S4 S4"
-    # a quad tractor or two quads, either
+    # seed 002 §3.4.5 item 2 ("2个4张" first): any two quads, the quad tractor among them
     assert four(lead, "S7 S7 S7 S7 S8 S8 S8 S8 SJ SJ SJ SJ") == {
         norm("S7 S7 S7 S7 S8 S8 S8 S8"), norm("S7 S7 S7 S7 SJ SJ SJ SJ"),
         norm("S8 S8 S8 S8 SJ SJ SJ SJ")}
-    # then triple tractor + pair
-    assert four(lead, "S7 S7 S7 S8 S8 S8 SK SK S9") == {norm("S7 S7 S7 S8 S8 S8 SK SK")}
+    # a triple tractor is no rung of its own (Decision 110, amending 12): 7788 + KK + any two
+    assert four(lead, "S7 S7 S7 S8 S8 S8 SK SK S9") == {
+        norm("S7 S7 S7 S8 S8 S8 SK SK"), norm("S7 S7 S7 S8 S8 S9 SK SK"),
+        norm("S7 S7 S8 S8 S8 S9 SK SK")}
     # a quad with two pairs beats two triples + 2 singles
     assert four(lead, "SA SA SA SA S9 S9 S6 S6 SQ SQ SQ") == {
         norm("SA SA SA SA S9 S9 S6 S6"), norm("SA SA SA SA S9 S9 SQ SQ"),

@@ -70,7 +70,7 @@ from tests.core.dealkit import snapshot
 
 FAST = [
     "classic", "lianzhong", "bianfeng", "one-deck", "two-color", "three-deck", "tournament",
-    "find-friend", "five-player", "three-player",
+    "find-friend", "five-player", "three-player", "huanle", "lianzhong-three-deck",
 ]
 MULTIPLIERS = {
     "power-of-size": {2, 4, 8, 16, 32, 64},

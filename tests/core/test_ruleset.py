@@ -29,6 +29,8 @@ DEALS = {
     "find-friend": (2, 4, 25, 8),
     "five-player": (3, 5, 31, 7),  # RULES §5: "preset decides"; 162 - 7 = 5 × 31
     "three-player": (2, 3, 33, 9),
+    "huanle": (2, 4, 25, 8),
+    "lianzhong-three-deck": (3, 4, 39, 6),  # seed 000 §一 "打三副牌时每方得牌 39张…6张为底牌"
 }
 
 

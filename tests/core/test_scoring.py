@@ -45,6 +45,40 @@ def test_lianzhong_largest_pattern_counts() -> None:
     assert PRESETS["lianzhong"].kitty_formula == PRESETS["bianfeng"].kitty_formula == "lianzhong"
 
 
+# 联众 扣底 (seed 000 §一; the same text in seed 002 边锋): "1、若牌中含有 Titanic…则乘的倍数等于
+# 2·3^len…且不再计算其他牌型；2、若牌中含有三对则乘的倍数等于 6，且不再计算其他牌型；3、若牌中含有
+# 拖拉机则乘的倍数等于 2·2^len，且不再计算其他牌型；4、若牌中含有两对则乘的倍数等于 4；5、什么都没有
+# 则乘的倍数等于 2。" (三对 = a triple, 两对 = a pair.) First match wins (Decision 112).
+LZ3 = rules("three-deck", kitty_formula="lianzhong")
+
+
+@pytest.mark.parametrize(
+    ("throw", "times", "pattern"),
+    [
+        ("SA SA SA SK SK SQ SQ", 6, "a triple, not the tractor's 8"),
+        ("SA SA SA S9 S9 S8 S8 S7 S7 S6 S6", 6, "a triple, not the 4-pair tractor's 32"),
+        ("SA SA SA SK SK SK SQ SQ SJ SJ", 18, "a Titanic of 2"),
+        ("SA SA SA SK SK SK S9 S9 S9", 18, "a Titanic of 2 beside a triple"),
+        ("SA SA SK SK S9", 8, "a tractor of 2 before a pair"),
+        ("SA SA S9 S9 S7 S7 SK", 4, "pairs only"),
+        ("SA SK SQ", 2, "singles only"),
+    ],
+)
+def test_lianzhong_multiplier_is_a_priority_list(throw: str, times: int, pattern: str) -> None:
+    # the attackers' winning throw in the last trick counts its own units (Decision 25)
+    assert kitty(throw, ruleset=LZ3) == times, pattern
+
+
+@pytest.mark.parametrize("name", ["lianzhong", "bianfeng", "find-friend",
+                                  "lianzhong-three-deck"])
+def test_the_lianzhong_presets_use_the_list(name: str) -> None:
+    rs = rules(name)
+    assert rs.kitty_formula == "lianzhong"
+    assert kitty("SA SA SK SK SQ SQ S3", ruleset=rs) == 16  # tractor of 3 pairs: 2·2³
+    if rs.decks >= 3:
+        assert kitty("SA SA SA SK SK SQ SQ", ruleset=rs) == 6  # AAA + KKQQ: 6, not 8
+
+
 def test_tournament_formula_on_tractors_of_any_length() -> None:
     assert kitty("S4 S4 S5 S5 S6 S6", ruleset="tournament") == 8
     assert kitty("S4 S4 S6 S6", ruleset="tournament") == 2  # a throw of two pairs

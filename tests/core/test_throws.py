@@ -124,6 +124,34 @@ def test_structure_first_wider_before_narrower() -> None:
     assert forced(lead, *others, level="2", ruleset=small) == "S3"
 
 
+# ---------------------------------------------------------------- 边锋: the smallest (Decision 111)
+
+
+@pytest.mark.parametrize("name", ["bianfeng", "find-friend"])
+def test_bianfeng_failed_throw_plays_the_smallest(name: str) -> None:
+    # seed 002, the 边锋 throw explainer: "比如你甩红桃 AKQJ单张的 如果外边3人手里存在红桃Q以上的牌
+    # 那么就甩牌失败只能出最小的" — spades trump, so hearts are a side suit here
+    bf = rules(name)
+    assert bf.throw_forced == "smallest"
+    assert forced("HA HK HQ HJ", "HK", trump="S", ruleset=bf) == "HJ"
+    # "比如你甩红桃AKQJ 和8一对 如果其他3人手里有 红桃Q以上牌 或者有比8一对大的牌（9一对
+    # 10一对）牌失败"
+    assert forced("HA HK HQ HJ H8 H8", "H9 H9", trump="S", ruleset=bf) == "H8 H8"
+    assert forced("HA HK HQ HJ H8 H8", "HK", trump="S", ruleset=bf) == "HJ"
+    # seed 000 §二 / 002 出牌规则: "则其必须出欲联出的牌中的最小牌…若其余某家有此花色的 J，则首家
+    # 必须出 9，若其余某家有此花色的 QQ 或 55，则首家必须出 44"
+    assert forced("S9 S8 S8 S4 S4", "SJ", ruleset=bf) == "S9"
+    assert forced("S9 S8 S8 S4 S4", "SQ SQ", ruleset=bf) == "S4 S4"
+    assert forced("S9 S8 S8 S4 S4", "S5 S5", ruleset=bf) == "S4 S4"
+
+
+def test_bianfeng_smallest_where_structure_first_differs() -> None:
+    # the pair QQ fails to KK and the single 3 fails to 5: 边锋 plays the 3, not the pair
+    lead, others = "HA HQ HQ H3", ("HK HK", "H5")
+    assert forced(lead, *others, trump="S", ruleset="bianfeng") == "H3"
+    assert forced(lead, *others, trump="S", ruleset="lianzhong") == "HQ HQ"  # 联众 keeps it
+
+
 def test_unit_beaten_and_cards_for_unit() -> None:
     c = ctx()
     (pair,) = decompose(C("S8 S8"), c)

@@ -47,11 +47,30 @@ def test_throw() -> None:
     assert a == {"valid": False, "play": "S9", "failed": ["S9"], "reason": "the throw failed"}
     ok = ask(op="throw", lead="SA SA SK", others=["S3", "", "C4"])
     assert ok == {"valid": True, "play": "SA SA SK", "failed": [], "reason": None}
+    # 边锋 plays the smallest failing unit, 联众 the biggest structure (Decision 111)
+    bf = ask(op="throw", preset="bianfeng", trump="S", lead="HA HQ HQ H3", others=["HK HK", "H5"])
+    assert (bf["play"], sorted(bf["failed"])) == ("H3", ["H3", "HQ HQ"])
+    lz = ask(op="throw", preset="lianzhong", trump="S", lead="HA HQ HQ H3", others=["HK HK", "H5"])
+    assert lz["play"] == "HQ HQ"
 
 
 def test_kitty() -> None:
     assert ask(op="kitty", lead="S4 S4 S5 S5", play="S4 S4 S5 S5") == {"multiplier": 16}
     assert ask(op="kitty", preset="tournament", lead="S4 S4", play="H3 H3") == {"multiplier": 4}
+
+
+def test_platform_presets() -> None:
+    # Decisions 112–114: the 联众 list (AAA + KKQQ → 6), 联众 three decks, 欢乐升级
+    lz3 = {"preset": "lianzhong-three-deck", "level": "2", "trump": "H"}
+    assert answer({**lz3, "op": "kitty", "lead": "SA SA SA SK SK SQ SQ",
+                   "play": "SA SA SA SK SK SQ SQ"}) == {"multiplier": 6}
+    assert answer({**lz3, "op": "follow", "lead": "S3 S3 S3 S4 S4 S4",
+                   "hand": "S6 S6 S7 S7 S9 S9 S9 SQ SQ SQ", "play": "S9 S9 S9 SQ SQ SQ"})[
+        "legal"] is True
+    assert answer({"op": "levels", "preset": "lianzhong-three-deck", "points": 120})[
+        "attackers_take_over"] is True
+    assert answer({"op": "levels", "preset": "huanle", "points": 80}) == answer(
+        {"op": "levels", "preset": "classic", "points": 80})
 
 
 def test_levels() -> None:

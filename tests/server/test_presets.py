@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from shengji.core.record import GameRecord, record_result, replay
-from shengji.core.ruleset import PRESETS, RESERVED_PRESETS
+from shengji.core.ruleset import PRESET_INFO, PRESETS, RESERVED_PRESETS
 from shengji.server.lobby import preset_catalog, unplayable
 from tests.server.helpers import Client, Msg, new_player, new_room
 
@@ -26,6 +26,25 @@ def test_the_catalog_lists_every_preset_and_says_which_are_played(server: str) -
     assert info["four-deck"]["decks"] == 4
     for p in info.values():
         assert p["playable"] == (p["reason"] is None), p
+
+
+def test_each_preset_names_its_sheet_and_huanle_rooms_play_for_beans(server: str) -> None:
+    # Decisions 113, 115: the catalog carries each preset's sheet and default stakes; a room
+    # created without stakes takes its preset's (欢乐升级: 欢乐豆), an explicit plain overrides
+    info = {p["name"]: p for p in httpx.get(f"{server}/api/meta").json()["preset_info"]}
+    for name in PRESETS:
+        assert info[name]["source"] == PRESET_INFO[name].source and "seed 00" in info[name][
+            "source"]
+    assert info["classic"]["source"].startswith("QQ游戏") and info["classic"]["stakes"] == {
+        "kind": "plain"}
+    assert info["huanle"]["stakes"]["kind"] == "beans" and info["huanle"]["ruleset"]["rebury"]
+    assert info["lianzhong-three-deck"]["decks"] == 3
+    token = new_player(server, "hu")["token"]
+    room = new_room(server, token, preset="huanle", private=True)
+    assert (room["stakes"]["kind"], room["stakes"]["coefficient"]) == ("beans", 100)
+    plain = new_room(server, token, preset="huanle", private=True, stakes={"kind": "plain"})
+    assert plain["stakes"]["kind"] == "plain"
+    assert new_room(server, token, preset="classic", private=True)["stakes"]["kind"] == "plain"
 
 
 def test_a_preset_the_engine_cannot_play_is_refused_with_its_reason(server: str) -> None:

@@ -225,3 +225,24 @@ def test_find_a_friend_options_in_the_create_room_form(browser: Browser, site: s
     )
     expect(page.locator(".wseat")).to_have_count(5)
     ctx.close()
+
+
+def test_the_form_names_each_sheet_and_starts_huanle_on_beans(browser: Browser, site: str) -> None:
+    # Decisions 113, 115: the create-room form shows the sheet a preset follows and starts
+    # its stakes at the preset's (欢乐升级 plays for 欢乐豆); choosing nothing keeps it plain
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = ctx.new_page()
+    enter(page, site, "Hua")
+    expect(page.get_by_test_id("preset-source")).to_contain_text("QQ游戏")
+    expect(page.get_by_test_id("stakes-kind")).to_have_value("plain")
+    page.get_by_test_id("preset").select_option("huanle")
+    expect(page.get_by_test_id("preset-source")).to_contain_text("欢乐升级")
+    expect(page.get_by_test_id("stakes-kind")).to_have_value("beans")
+    expect(page.get_by_test_id("stakes-n")).to_have_value("100")
+    page.get_by_test_id("stakes-kind").select_option("plain")  # the creator says otherwise
+    page.get_by_test_id("create").click()
+    expect(page.get_by_test_id("waiting")).to_be_visible()
+    page.wait_for_function("() => window.__shengji.room")
+    room = page.evaluate("() => window.__shengji.room")
+    assert room["ruleset"]["rebury"] is True and room["stakes"]["kind"] == "plain"
+    ctx.close()

@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from shengji.core.cards import counts_of
 from shengji.core.errors import Reason
-from shengji.core.follow_tables import TABLES, Rung
+from shengji.core.follow_tables import TABLES, Rung, rung_text
 from shengji.core.order import TrumpContext
 from shengji.core.ruleset import Ruleset
 from shengji.core.units import (
@@ -244,6 +244,9 @@ def follow_refusal(
 
 
 def _structure_message(lead: Lead, best: tuple[int, ...], got: tuple[int, ...]) -> str:
+    if lead.rungs is not None:
+        return (f"must play {rung_text(lead.rungs[-best[0]])} of the led suit: the best "
+                "shape your cards allow for this lead")
     if len(lead.units) == 1 and lead.units[0].shape == (2, 1):
         return "must play a pair of the led suit when you hold one"
     if len(lead.units) == 1 and lead.units[0].length > 1 and lead.units[0].width == 2:

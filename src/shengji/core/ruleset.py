@@ -12,6 +12,7 @@ preset's name. ``to_dict``/``from_dict`` round-trip and refuse unknown keys.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -352,7 +353,7 @@ PRESETS: dict[str, Ruleset] = {
         name="bianfeng",
         kitty_formula="lianzhong",
         follow_order="lianzhong",
-        throw_forced="structure-first",
+        throw_forced="smallest",  # "甩牌失败只能出最小的" (seed 002; Decision 111)
     ),
     "one-deck": Ruleset(name="one-deck", decks=1, kitty_size=6, level_table="one-deck"),
     "two-color": Ruleset(
@@ -407,7 +408,7 @@ PRESETS: dict[str, Ruleset] = {
         name="find-friend",
         kitty_formula="lianzhong",
         follow_order="lianzhong",
-        throw_forced="structure-first",
+        throw_forced="smallest",  # 边锋, as bianfeng (Decision 111)
         partnership="find-friend",
     ),
     "five-player": Ruleset(
@@ -427,6 +428,62 @@ PRESETS: dict[str, Ruleset] = {
     ),
 }
 """The named presets (RULES.md); see ``docs/rules.md`` for where each value comes from."""
+
+
+def _variant(base: str, name: str, **changes: Any) -> Ruleset:
+    """A preset that is another one with some fields changed (it follows the base's readings)."""
+    return dataclasses.replace(PRESETS[base], name=name, **changes)
+
+
+# 欢乐升级 (seed 001/003): the QQ游戏 rules plus 反底 as a standing rule (Decision 113).
+PRESETS["huanle"] = _variant("classic", "huanle", rebury=True)
+# 联众, three decks (seed 000 §一 3副牌规则): 联众's readings with three decks (Decision 114).
+PRESETS["lianzhong-three-deck"] = _variant(
+    "lianzhong",
+    "lianzhong-three-deck",
+    decks=3,
+    kitty_size=6,
+    level_table="three-deck",
+    declaration="grab",
+)
+
+
+@dataclass(frozen=True)
+class PresetInfo:
+    """Where a preset comes from: the rule sheet it follows, and what a room of it plays for
+    unless the room says otherwise (``StakeRules.from_dict`` input; ``kind`` plain: nothing).
+
+    >>> PRESET_INFO["huanle"].stakes["kind"]
+    'beans'
+    """
+
+    source: str
+    """The platform and rule sheet, with its place among the sources (``docs/rules.md``)."""
+    stakes: Mapping[str, int | str] = field(default_factory=lambda: {"kind": "plain"})
+    """The room's stakes by default."""
+
+
+PRESET_INFO: dict[str, PresetInfo] = {
+    "classic": PresetInfo("QQ游戏 升级 / 拖拉机, two decks (seed 000 §二)"),
+    "lianzhong": PresetInfo("联众 升级, two decks (seed 000 §一)"),
+    "bianfeng": PresetInfo("边锋 升级, fixed partners 定 (seed 002, with its 甩牌 explainer)"),
+    "one-deck": PresetInfo("one deck, four suits 四花色 (seed 002 一副牌规则; seed 000 §二)"),
+    "two-color": PresetInfo("one deck, two colours 两色 (seed 002 两色规则)"),
+    "three-deck": PresetInfo("QQ游戏 三副牌, three decks (seed 000 §二 三副牌规则)"),
+    "four-deck": PresetInfo("四副牌, four decks (seed 002 §3.4)"),
+    "tournament": PresetInfo("the two-deck tournament sheet 比赛规则 (seed 002 一–十二)"),
+    "find-friend": PresetInfo("边锋 寻 rooms: the dealer calls a friend (seed 002 挑选对家)"),
+    "five-player": PresetInfo("five players, three decks, find a friend (seed 002 变异打法)"),
+    "three-player": PresetInfo("three players, two decks, bidding 竞标 (seed 002 三人打法)"),
+    "huanle": PresetInfo(
+        "欢乐升级, two decks, 反底 and 欢乐豆 (seed 001, seed 003)",
+        # the sheet's stakes are 欢乐豆; N and A "根据不同游戏房间而不同": the form's defaults
+        {"kind": "beans", "coefficient": 100, "house": 10},
+    ),
+    "lianzhong-three-deck": PresetInfo("联众 三副牌, three decks (seed 000 §一 3副牌规则)"),
+}
+"""Every preset's sheet and default stakes: shown by ``/api/meta``, the create-room form and
+``docs/rules.md`` §3."""
 
 RESERVED_PRESETS: tuple[str, ...] = ()
 """Names kept for presets that later issues bring in."""

@@ -47,7 +47,7 @@ def kitty_multiplier(
     if formula == "power-of-size":
         return min(ruleset.kitty_cap, max(1 << u.size for u in units))
     if formula == "lianzhong":
-        return max(2 * int(u.width**u.length) for u in units)
+        return lianzhong_multiplier(units)
     if formula == "tournament":
         if len(units) > 1:
             return 2
@@ -55,6 +55,20 @@ def kitty_multiplier(
         return 8 if u.length > 1 else 4 if u.width > 1 else 2
     # last-trick-transfer (4 decks): cards in the unit that won.
     return max(u.size for u in units)
+
+
+def lianzhong_multiplier(units: Sequence[Unit]) -> int:
+    """联众 / 边锋 扣底: the first pattern the units hold, in the sheet's order ("…且不再计算
+    其他牌型"): a Titanic of n triples 2·3^n, a triple 6, a tractor of n pairs 2·2^n, a pair
+    4, else 2. So the widest units decide, the longest of them counting: 2·width^length.
+
+    >>> from shengji.core.order import context
+    >>> from shengji.core.cards import parse_cards as p
+    >>> lianzhong_multiplier(decompose(p("SA SA SA SK SK SQ SQ"), context(0, 1)))  # not 8
+    6
+    """
+    widest = max(u.width for u in units)
+    return max(2 * int(widest**u.length) for u in units if u.width == widest)
 
 
 def level_change(attacker_points: int, ruleset: Ruleset) -> LevelChange:

@@ -51,8 +51,9 @@ class NewRoom(BaseModel):
     """Seats to fill with bots at once: ``{"1": "random"}``."""
     stakes: dict[str, Any] | None = None
     """What the room plays for: ``{"kind": "rating" | "coins" | "beans", "coefficient": N,
-    "house": A, "slam_points": 6, "overturn_doubling": true}``; default a plain room
-    (server/stakes.py; ``overturn_doubling`` left out: on for 欢乐豆 only)."""
+    "house": A, "slam_points": 6, "overturn_doubling": true}``; omitted: the preset's default
+    (``preset_info`` ``stakes``: plain, 欢乐豆 for ``huanle``; server/stakes.py;
+    ``overturn_doubling`` left out: on for 欢乐豆 only)."""
 
 
 class TokenBucket:

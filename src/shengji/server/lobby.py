@@ -13,7 +13,7 @@ from typing import Any
 from shengji.core.cards import RANKS
 from shengji.core.errors import RulesetError
 from shengji.core.match import OUTCOME_RULES
-from shengji.core.ruleset import PRESETS, RESERVED_PRESETS, Ruleset, preset
+from shengji.core.ruleset import PRESET_INFO, PRESETS, RESERVED_PRESETS, Ruleset, preset
 from shengji.server.bots_runner import BotRunner
 from shengji.server.rooms import Room
 from shengji.server.settings import Settings
@@ -44,8 +44,9 @@ def unplayable(ruleset: Ruleset) -> str | None:
 
 def preset_catalog() -> list[dict[str, Any]]:
     """Every preset name with what the create-room form shows: seats, decks, the level
-    sequence, the whole ruleset (the options' defaults), and whether this server plays it
-    (``reason`` says why not).
+    sequence, the whole ruleset (the options' defaults), the rule sheet it follows
+    (``source``), the stakes a room of it plays for by default (``stakes``), and whether this
+    server plays it (``reason`` says why not).
 
     >>> [p["name"] for p in preset_catalog()][:2]
     ['classic', 'lianzhong']
@@ -58,9 +59,12 @@ def preset_catalog() -> list[dict[str, Any]]:
             out.append({"name": name, "playable": False, "reason": e.message})
             continue
         why = unplayable(rs)
+        info = PRESET_INFO.get(name)
         out.append(
             {
                 "name": name,
+                "source": info.source if info else None,
+                "stakes": dict(info.stakes) if info else {"kind": "plain"},
                 "players": rs.players,
                 "decks": rs.decks,
                 "kitty_size": rs.kitty_size,
@@ -119,7 +123,8 @@ class Lobby:
         stakes: dict[str, Any] | None = None,
     ) -> Room:
         """A new room (its code is unguessable); ``stakes`` says what it plays for
-        (``{"kind": "coins", "coefficient": 1000}``; default plain, see server/stakes.py)."""
+        (``{"kind": "coins", "coefficient": 1000}``; None: the preset's default, plain for
+        every preset but ``huanle``'s 欢乐豆, see ``PRESET_INFO`` and server/stakes.py)."""
         if len(self.rooms) >= self.settings.max_rooms:
             raise LobbyError("the server has as many rooms as it may")
         if max_deals is not None and max_deals < 1:
@@ -131,6 +136,8 @@ class Lobby:
         why = unplayable(ruleset)
         if why is not None:
             raise LobbyError(f"preset {preset_name!r} cannot be played here: {why}")
+        if stakes is None and preset_name in PRESET_INFO:
+            stakes = dict(PRESET_INFO[preset_name].stakes)
         try:
             rules = StakeRules.from_dict(stakes)
         except ValueError as e:

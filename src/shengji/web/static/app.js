@@ -179,6 +179,7 @@ function CreateRoom() {
     if (rebury) body.options.rebury = true;
     Object.assign(body.options, extra);
     if (stakesBody(stakes)) body.stakes = stakesBody(stakes);
+    else if (info.stakes && info.stakes.kind !== "plain") body.stakes = { kind: "plain" };
     if (fill) {
       body.bots = {};
       for (let i = 1; i < (info.players || 4); i++) body.bots[i] = fill;
@@ -195,13 +196,14 @@ function CreateRoom() {
     <form onSubmit=${submit} class="create">
       <label>${t("lobby.preset")}
         <select data-testid="preset" value=${preset}
-          onChange=${(e) => { setPreset(e.target.value); setExtra({}); }}>
+          onChange=${(e) => { setPreset(e.target.value); setExtra({}); setStakes(presetStakes(presets, e.target.value)); }}>
           ${presets.map((p) => html`<option value=${p.name}>${t("preset." + p.name)}${
             p.playable === false ? " — " + t("lobby.not_playable") : ""}</option>`)}
         </select>
       </label>
       <p class="desc" data-testid="preset-desc">${t("preset_desc." + preset)}
         ${info.players ? html` <span class="muted">${t("lobby.seats", { n: info.players })}</span>` : null}
+        ${info.source ? html`<br /><span class="muted small" data-testid="preset-source">${t("lobby.follows", { sheet: info.source })}</span>` : null}
         ${info.playable === false && info.reason ? html`<br /><span class="error">${info.reason}</span>` : null}
         ${isShortSequence(info.level_sequence) ? html`<br /><${LevelSequence} seq=${info.level_sequence} />` : null}
       </p>
@@ -253,7 +255,23 @@ function FriendOptions({ info, extra, onChange }) {
   </div>`;
 }
 
-/** The presets the server offers: ``[{name, players, playable, reason, level_sequence}]``. */
+/** The create-room stakes fields a preset starts with: its ``stakes`` default (the 欢乐升级
+ * preset plays for 欢乐豆), else nothing at stake. */
+function presetStakes(presets, name) {
+  const p = presets.find((x) => x.name === name);
+  const d = p && p.stakes;
+  if (!d || d.kind === "plain") return NO_STAKES;
+  return {
+    ...NO_STAKES,
+    kind: d.kind,
+    coefficient: d.coefficient != null ? String(d.coefficient) : NO_STAKES.coefficient,
+    house: d.house != null ? String(d.house) : NO_STAKES.house,
+    slam: d.slam_points != null ? String(d.slam_points) : "",
+  };
+}
+
+/** The presets the server offers: ``[{name, players, playable, reason, level_sequence,
+ * source, stakes}]``. */
 function presetInfo() {
   const meta = state.meta;
   if (meta && meta.preset_info) return meta.preset_info;
