@@ -17,7 +17,7 @@ from shengji.bots.random import RandomBot
 from shengji.core.actions import Deal, Pass
 from shengji.core.cards import RANKS, parse_rank
 from shengji.core.errors import IllegalAction, Reason
-from shengji.core.events import DealEnded, DealStarted, TrumpFixed
+from shengji.core.events import DealEnded, DealStarted, Declared, TrumpFixed
 from shengji.core.match import MatchState, advance, team_of
 from shengji.core.ruleset import PRESETS, Ruleset, preset
 from shengji.core.state import Phase
@@ -347,17 +347,22 @@ def test_whole_matches_follow_the_level_rules_to_the_end(name, options, seed):
 
 @pytest.mark.parametrize("seed", [5, 6, 7])
 def test_first_deal_dealer_comes_from_the_declaration(seed):
+    """QQ: "开局中，双方争庄，先亮者为庄家" — the first declarer deals, overturned or not."""
     m = MatchState.new(CLASSIC, seed=seed)
     assert m.dealer is None and m.deal.dealer is None and m.team_levels == (0, 0)
     fixed: list[TrumpFixed] = []
+    declared: list[Declared] = []
 
     def listen(action, state, events):
         fixed.extend(e for e in events if isinstance(e, TrumpFixed))
+        declared.extend(e for e in events if isinstance(e, Declared))
 
     bots = [RandomBot(f"first/{seed}/{p}", declare_chance=0.5) for p in range(4)]
     m, _ = play_match(CLASSIC, bots, seed=seed, deals=1, on_action=listen)
     (tf,) = fixed[:1]
     first = m.history[0]
     assert first.dealer == tf.dealer
-    assert tf.dealer == (tf.declarer if tf.declarer is not None else 0)
+    assert tf.dealer == (declared[0].seat if declared else 0)
+    if declared:
+        assert tf.declarer == declared[-1].seat
     assert first.result.defenders == (tf.dealer % 2, tf.dealer % 2 + 2)

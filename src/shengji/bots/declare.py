@@ -4,6 +4,8 @@ A trump suit's *strength* for a hand is its share of trumps, weighted by rank (j
 level cards count most) with a bonus per pair. The bot declares the strongest suit it
 may, when that strength clears a bar that falls as more cards arrive; it overturns only a
 clearly worse suit (a partner's only by a wide margin), and 反底 only when very strong.
+In a first deal where the first declarer deals ("开局中，双方争庄，先亮者为庄家") it races for
+the seat with a lower bar; where an overturn takes the seat it overturns more readily.
 
 >>> from shengji.core.cards import parse_cards as p, counts_of
 >>> from shengji.core.ruleset import PRESETS
@@ -34,6 +36,8 @@ NOBODY_BAR = 0.30
 OVERTURN_MARGIN = 0.10
 FIRST_DEAL_MARGIN = 0.03
 """First deal, where overturning also takes the dealer seat: overturn more readily."""
+FIRST_DEAL_RACE = 0.06
+"""First deal, where the first declarer deals and nobody has declared: the bar drops by this."""
 PARTNER_MARGIN = 0.25
 REBURY_BAR = 0.62
 REBURY_MARGIN = 0.20
@@ -91,6 +95,8 @@ def choose_declaration(view: DealView, small: Sequence[Action]) -> Action | None
     else:
         bar = WINDOW_BAR if cur is not None else NOBODY_BAR
     if cur is None:
+        if view.dealer is None and not rs.first_deal_overturn_takes_dealer:
+            bar -= FIRST_DEAL_RACE  # 先亮者为庄家: showing first wins the dealer seat
         return best[trump][1] if mine >= bar else fallback
     here = strength(hand, view.level, cur.trump, rs)
     if cur.seat == seat:

@@ -31,6 +31,9 @@ EN: dict[str, str] = {
     "overturn": "{seat} overturns with {cards}",
     "reinforce": "{seat} reinforces with {cards}",
     "self-overturn": "{seat} overturns own declaration with {cards}",
+    "first-dealer-first": "  First deal: {dealer} declared first and deals; the overturn "
+    "changed trump, not the dealer",
+    "first-dealer-last": "  First deal: {dealer} overturned and takes the dealer seat",
     "no-declaration": "  Nobody declared",
     "turned": "  Nobody declared; kitty card {card} turned up",
     "kitty": "  Kitty: {seat} picks up {picked}; buries {buried}",
@@ -88,6 +91,8 @@ ZH: dict[str, str] = {
     "overturn": "{seat} 反主 {cards}",
     "reinforce": "{seat} 自保 {cards}",
     "self-overturn": "{seat} 自反 {cards}",
+    "first-dealer-first": "  首局：{dealer} 先亮为庄家（反主只改主花色，不换庄）",
+    "first-dealer-last": "  首局：{dealer} 翻主翻庄",
     "no-declaration": "  无人亮主",
     "turned": "  无人亮主，翻底牌 {card} 定主",
     "kitty": "  底牌：{seat} 拿起 {picked}；扣下 {buried}",

@@ -65,6 +65,11 @@ class HumanPlayer:
             label = "trump" if ctx and suit == TRUMP else ("S", "H", "D", "C")[suit] if ctx else ""
             parts.append(f"{label}: {cards_str(cards)}" if label else cards_str(cards))
         trump = "?" if view.trump is None else trump_str(view.trump)
+        decl = view.declaration
+        if view.trump is None and decl is not None:
+            trump += f" (S{decl.seat} showed {cards_str(decl.cards)})"
+        if view.dealer is None and view.dealer_to_be is not None:
+            trump += f", S{view.dealer_to_be} deals"  # first deal (先亮者为庄家 or 翻主翻庄)
         self.out.write(
             f"  [level {_rank(view.level)}, trump {trump}, attackers {view.attacker_points} pts]"
             f" your hand ({len(view.hand)}): " + " | ".join(parts) + "\n"

@@ -75,6 +75,9 @@ class _Deal:
     """竞标: the auction so far (None outside the auction)."""
     auction: str = ""
     """竞标: the auction's line, printed with the deal's header."""
+    first: bool = False
+    """A first deal: the dealer comes from the declarations."""
+    first_declarer: int | None = None
 
 
 class Narrator:
@@ -88,7 +91,7 @@ class Narrator:
         """Partners are not fixed: levels and wins are per seat."""
         self.two_color = start.ruleset.two_color
         self.only = only
-        self.deal = _Deal(start.deal.deal_no, start.deal.level)
+        self.deal = _Deal(start.deal.deal_no, start.deal.level, first=start.deal.dealer is None)
 
     def t(self, key: str, **fields: Any) -> str:
         return tr(self.lang, key, **fields)
@@ -121,7 +124,7 @@ class Narrator:
     def event(self, e: Event, state: MatchState) -> None:
         d = self.deal
         if isinstance(e, DealStarted):
-            self.deal = _Deal(e.deal_no, e.level)
+            self.deal = _Deal(e.deal_no, e.level, first=e.dealer is None)
         elif isinstance(e, Declared):
             self._declared(e, state)
         elif isinstance(e, TrumpFixed):
@@ -191,6 +194,8 @@ class Narrator:
             key = "declare"
         d.declarations.append(self.t(key, seat=seat, cards=cards))
         d.own[e.seat] = e.trump
+        if d.first_declarer is None:
+            d.first_declarer = e.seat
 
     def _trump_fixed(self, e: TrumpFixed, state: MatchState) -> None:
         d = self.deal
@@ -207,6 +212,10 @@ class Narrator:
         elif d.declarations:
             items = self.t("sep").join(d.declarations)
             self.emit(self.t("declarations", items=items))
+            if d.first and e.declarer is not None and d.first_declarer != e.declarer:
+                # first deal, overturned: say whose the seat is (先亮者为庄家 / 翻主翻庄)
+                key = "first-dealer-first" if e.dealer == d.first_declarer else "first-dealer-last"
+                self.emit(self.t(key, dealer=self.seat(e.dealer)))
         elif e.turned is not None:
             self.emit(self.t("turned", card=card_str(e.turned)))
         else:

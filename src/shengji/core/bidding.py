@@ -2,10 +2,14 @@
 
 A declaration shows level cards of one suit (that suit becomes trump) or identical jokers
 (no-trump). Its *tier* orders the ladder shared by every style: one level card < two <
-two jokers < three level cards < three jokers < four < four jokers. The 4-deck hidden style
-ranks by the number of level cards only. A new declaration must be strictly stronger; the
-current declarer may only reinforce (自保, same suit) or overturn himself (自反) when the
+two jokers < three level cards < three jokers < four < four jokers. Under ``classic`` and
+``tournament`` a big-joker pair outranks a small-joker pair; 抢亮 (``grab``) has no such
+step: "不能再亮同级别或该级别以下的牌了", so BJ BJ does not overturn LJ LJ. The 4-deck hidden
+style ranks by the number of level cards only. A new declaration must be strictly stronger;
+the current declarer may only reinforce (自保, same suit) or overturn himself (自反) when the
 ruleset allows it. 反底 ranks pairs ♦ < ♣ < ♥ < ♠ < small jokers < big jokers, triples above.
+
+A whole sequence of declarations (what stands, who deals a first deal) is ``declaring.py``.
 
 >>> from shengji.core.cards import parse_cards as p
 >>> from shengji.core.ruleset import PRESETS
@@ -71,28 +75,59 @@ def make_declaration(
 
 
 def tier(d: Declaration, ruleset: Ruleset) -> tuple[int, int]:
-    """Strength of a declaration on the deal-time ladder."""
+    """Strength of a declaration on the deal-time ladder.
+
+    >>> from shengji.core.cards import parse_cards as p
+    >>> from shengji.core.ruleset import PRESETS
+    >>> grab, two = PRESETS["three-deck"], PRESETS["classic"]
+    >>> bj, lj = make_declaration(1, p("BJ BJ"), 0, grab), make_declaration(0, p("LJ LJ"), 0, grab)
+    >>> tier(bj, grab) == tier(lj, grab), tier(bj, two) > tier(lj, two)
+    (True, True)
+    """
     if ruleset.declaration == "hidden":
         return (d.count, 0) if not d.joker else (0, 0)
     if d.joker:
-        return (2 * d.count - 1, int(d.joker == BJ))
+        big = d.joker == BJ and ruleset.declaration != "grab"
+        return (2 * d.count - 1, int(big))
     return (2 * d.count - 2 if d.count > 1 else 1, 0)
+
+
+def refusal(new: Declaration, current: Declaration | None, ruleset: Ruleset) -> str | None:
+    """Why ``new`` may not replace ``current`` during the deal, or None if it may.
+
+    >>> from shengji.core.cards import parse_cards as p
+    >>> from shengji.core.ruleset import PRESETS
+    >>> grab = PRESETS["three-deck"]
+    >>> small = make_declaration(0, p("LJ LJ LJ"), 0, grab)
+    >>> refusal(make_declaration(1, p("BJ BJ BJ"), 0, grab), small, grab).split(" (")[0]
+    'BJ BJ BJ is not in a higher tier than LJ LJ LJ'
+    """
+    t = tier(new, ruleset)
+    if t[0] <= 0:
+        return "the 4-deck hidden declaration (暗叫) shows level cards, never jokers"
+    if current is None:
+        return None
+    if t <= tier(current, ruleset):
+        shown, standing = cards_str(new.cards), cards_str(current.cards)
+        if ruleset.declaration == "grab":
+            return (
+                f"{shown} is not in a higher tier than {standing} (抢亮: one level card < two "
+                "< two jokers < three < three jokers)"
+            )
+        if ruleset.declaration == "hidden":
+            return f"{shown} does not show more level cards than your {standing}"
+        return f"{shown} does not beat {standing}"
+    if new.seat == current.seat:
+        if new.trump == current.trump and not new.joker:
+            return None if ruleset.allow_reinforce else "this ruleset has no reinforcing (自保)"
+        if not ruleset.allow_self_overturn:
+            return "the declarer may not overturn his own declaration (自反) in this ruleset"
+    return None
 
 
 def beats(new: Declaration, current: Declaration | None, ruleset: Ruleset) -> bool:
     """Whether ``new`` may replace ``current`` during the deal."""
-    t = tier(new, ruleset)
-    if t[0] <= 0:
-        return False
-    if current is None:
-        return True
-    if t <= tier(current, ruleset):
-        return False
-    if new.seat == current.seat:
-        if new.trump == current.trump and not new.joker:
-            return ruleset.allow_reinforce
-        return ruleset.allow_self_overturn
-    return True
+    return refusal(new, current, ruleset) is None
 
 
 def rebury_rank(d: Declaration) -> tuple[int, int]:

@@ -56,6 +56,9 @@ class Declared(Event):
     trump: int
     overturn: bool
     rebury: bool
+    dealer_to_be: int | None = None
+    """A first deal's open declarations: who deals if nothing else is declared (the first
+    declarer, or this one where an overturn takes the seat); None otherwise."""
 
 
 @dataclass(slots=True)

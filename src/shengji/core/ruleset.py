@@ -191,8 +191,10 @@ class Ruleset:
     """竞标: bids are multiples of this, each at least this much below the last."""
     dealer_rotation: DealerRotation = "partner"
     """Dealer side keeps the deal: the dealer's partner deals next, or the same dealer."""
-    first_deal_overturn_takes_dealer: bool = True
-    """First deal: the final declarer (also by overturning) becomes the dealer."""
+    first_deal_overturn_takes_dealer: bool = False
+    """First deal: ``False``, the first declarer deals and an overturn changes trump only
+    ("开局中，双方争庄，先亮者为庄家"); ``True``, the final declarer (also by overturning) deals
+    ("第一局翻主翻庄", "第一盘反底反桩", "第一局的庄家由翻主方担任")."""
     jack_kitty_reset: bool = False
     """Tournament: dealer side on J loses the last trick to a J → back to 2."""
     level_shares: LevelShares = "equal"
@@ -348,12 +350,14 @@ PRESETS: dict[str, Ruleset] = {
         level_table="lianzhong",
         follow_order="lianzhong",
         throw_forced="structure-first",
+        first_deal_overturn_takes_dealer=True,
     ),
     "bianfeng": Ruleset(
         name="bianfeng",
         kitty_formula="lianzhong",
         follow_order="lianzhong",
         throw_forced="smallest",  # "甩牌失败只能出最小的" (seed 002; Decision 111)
+        first_deal_overturn_takes_dealer=True,
     ),
     "one-deck": Ruleset(name="one-deck", decks=1, kitty_size=6, level_table="one-deck"),
     "two-color": Ruleset(
@@ -380,6 +384,7 @@ PRESETS: dict[str, Ruleset] = {
         declaration="hidden",
         allow_self_overturn=False,
         no_declaration="spades",
+        first_deal_overturn_takes_dealer=True,
     ),
     "tournament": Ruleset(
         name="tournament",
@@ -393,6 +398,7 @@ PRESETS: dict[str, Ruleset] = {
         kitty_card_index=0,
         jack_kitty_reset=True,
         allow_self_overturn=False,
+        first_deal_overturn_takes_dealer=True,
     ),
     "three-player": Ruleset(
         name="three-player",
@@ -410,6 +416,7 @@ PRESETS: dict[str, Ruleset] = {
         follow_order="lianzhong",
         throw_forced="smallest",  # 边锋, as bianfeng (Decision 111)
         partnership="find-friend",
+        first_deal_overturn_takes_dealer=True,
     ),
     "five-player": Ruleset(
         name="five-player",

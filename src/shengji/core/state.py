@@ -39,14 +39,20 @@ from shengji.core.actions import (
 from shengji.core.auction import Auction, target_level_change
 from shengji.core.bidding import (
     Declaration,
-    beats,
     beats_rebury,
     legal_declarations,
     legal_reburies,
     make_declaration,
     tier,
 )
-from shengji.core.cards import BJ, LJ, NO_TRUMP, SPADES, deck, points_of
+from shengji.core.cards import BJ, LJ, deck, points_of
+from shengji.core.declaring import (
+    NOT_A_DECLARATION,
+    fallback_trump,
+    first_deal_dealer,
+    refusal_now,
+    standing_after,
+)
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import (
     AuctionWon,
@@ -432,6 +438,18 @@ class DealState:
         order = display_order(self.ctx) if self.ctx else range(54)
         return [k for k in order if h[k] for _ in range(h[k])]
 
+    @property
+    def dealer_to_be(self) -> int | None:
+        """A first deal, before trump is fixed: the seat that would deal if the declarations
+        ended now (the first declarer, or the standing one where an overturn takes the seat).
+        None in any other deal, before anyone declared, and under hidden declarations (暗叫:
+        nobody may know who declared)."""
+        if self.dealer is not None or self.trump is not None or self.auction is not None:
+            return None
+        if self.ruleset.declaration == "hidden":
+            return None
+        return first_deal_dealer(self.declared, self.declaration, self.ruleset)
+
     def is_defender(self, seat: int) -> bool:
         """Whether ``seat`` is on the dealer's side (庄家方)."""
         return seat in self.defenders
@@ -565,27 +583,19 @@ class DealState:
         self._check_holds(seat, action.cards)
         d = make_declaration(seat, action.cards, self.level, self.ruleset)
         if d is None:
-            raise IllegalAction(
-                Reason.BAD_DECLARATION,
-                "a declaration shows level cards of one suit or identical jokers (2+)",
-            )
+            raise IllegalAction(Reason.BAD_DECLARATION, NOT_A_DECLARATION)
         if ph is Phase.REBURY:
             return self._rebury(d, inplace)
         hidden = self.ruleset.declaration == "hidden"
         # Hidden (暗叫) declarations are only checked against the seat's own earlier one,
         # so a refusal never tells what others declared; the strongest stands at the end.
-        against = self.own_declaration(seat) if hidden else self.declaration
-        if not beats(d, against, self.ruleset):
-            raise IllegalAction(
-                Reason.BAD_DECLARATION,
-                "that declaration does not beat "
-                + ("your earlier one" if hidden else "the current one"),
-            )
+        why = refusal_now(d, self.declared, self.declaration, self.ruleset)
+        if why is not None:
+            raise IllegalAction(Reason.BAD_DECLARATION, why)
         s = self._target(inplace)
         s.declared = (*self.declared, d)
         standing = self.declaration
-        if standing is None or tier(d, self.ruleset) > tier(standing, self.ruleset):
-            s.declaration = d
+        s.declaration = standing_after(standing, d, self.ruleset)
         overturn = standing is not None and s.declaration is d and standing.seat != seat
         if self.declarer_first is None:
             s.declarer_first = seat
@@ -605,7 +615,7 @@ class DealState:
         if ph is Phase.DECLARING:
             s.passes = 0
             s.turn = _next(seat, self.players)
-        return s, [Declared(None, seat, d.cards, d.trump, overturn, False)]
+        return s, [Declared(None, seat, d.cards, d.trump, overturn, False, s.dealer_to_be)]
 
     def own_declaration(self, seat: int) -> Declaration | None:
         """The last declaration ``seat`` made in this deal."""
@@ -651,20 +661,11 @@ class DealState:
         turned: int | None = None
         if d is not None:
             trump = d.trump
-        elif rs.no_declaration == "spades":
-            trump = SPADES
-        elif rs.no_declaration == "kitty-card" and self.kitty:
-            turned = self.kitty[min(rs.kitty_card_index, len(self.kitty) - 1)]
-            trump = NO_TRUMP if turned in (LJ, BJ) else turned // 13
         else:
-            trump = NO_TRUMP
+            trump, turned = fallback_trump(rs, self.kitty)
         if self.dealer is None:
-            if d is None:
-                self.dealer = self.start
-            elif rs.first_deal_overturn_takes_dealer or self.declarer_first is None:
-                self.dealer = d.seat
-            else:
-                self.dealer = self.declarer_first
+            first = first_deal_dealer(self.declared, d, rs)
+            self.dealer = self.start if first is None else first
         dealer = self.dealer
         if rs.declaration == "hidden":
             self.stake = self.stake * 2 ** _hidden_overturns(self.declared, rs)

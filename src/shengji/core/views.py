@@ -69,6 +69,10 @@ class DealView(NamedTuple):
     friend: int | None = None
     """找朋友: the friend once revealed (a hidden friend is never shown, not even to itself:
     it sees its own cards and can tell)."""
+    dealer_to_be: int | None = None
+    """A first deal before trump is fixed: the seat that deals if the declarations end now
+    (the first declarer, "先亮者为庄家", or the overturner where the ruleset says so); None
+    otherwise and under hidden declarations."""
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -137,6 +141,7 @@ def _view(state: DealState, seat: int | None) -> DealView:
         state.seat_levels,
         state.friend_call,
         state.friend,
+        state.dealer_to_be,
     )
 
 

@@ -21,7 +21,9 @@ from shengji.core.cards import (
     parse_cards,
     parse_rank,
     parse_trump,
+    trump_str,
 )
+from shengji.core.declaring import settle
 from shengji.core.errors import ShengjiError
 from shengji.core.follow import follow_error
 from shengji.core.friend_levels import side_shares
@@ -47,6 +49,7 @@ FIELDS: dict[str, set[str]] = {
     "kitty": {"lead", "play"},
     "levels": {"points", "alone", "last", "target"},
     "stakes": stakes_op.FIELDS,
+    "declare": {"declarations", "dealer", "kitty"},
 }
 
 
@@ -212,6 +215,67 @@ def _stakes(r: _Request) -> dict[str, Any]:
         return stakes_op.stakes_answer(r.req, r.ruleset)
     except stakes_op.StakesRequestError as e:
         raise JudgeError(str(e)) from e
+def _seat(r: _Request, v: Any, what: str) -> int:
+    players = r.ruleset.players
+    if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < players:
+        raise JudgeError(f"{what} must be a seat 0..{players - 1}, not {v!r}")
+    return v
+
+
+def _declare(r: _Request) -> dict[str, Any]:
+    """Declarations during the deal (亮主 / 反主, rules.md §8, Decisions 31–33, 100–102): which
+    are accepted and why not, the trump, who deals (a first deal: by the declarations)."""
+    rs = r.ruleset
+    if rs.partnership == "bidding":
+        raise JudgeError("declare: in bidding presets (竞标) the auction's winner names trump")
+    if "trump" in r.req:
+        raise JudgeError("declare answers the trump: do not send one")
+    shown = r.req.get("declarations")
+    if not isinstance(shown, list):
+        raise JudgeError("declarations must be a list of {\"seat\": N, \"cards\": \"...\"}")
+    pairs: list[tuple[int, list[int]]] = []
+    for i, item in enumerate(shown):
+        where = f"declarations[{i}]"
+        if not isinstance(item, dict) or set(item) != {"seat", "cards"}:
+            raise JudgeError(f"{where} must be an object with exactly seat and cards")
+        if not isinstance(item["cards"], str):
+            raise JudgeError(f"{where}.cards must be a string of cards")
+        pairs.append((_seat(r, item["seat"], f"{where}.seat"), parse_cards(item["cards"])))
+    dealer = r.req.get("dealer")
+    if dealer is not None:
+        dealer = _seat(r, dealer, "dealer")
+    kitty = r.cards("kitty") if "kitty" in r.req else []
+    if "kitty" in r.req and len(kitty) != rs.kitty_size:
+        raise JudgeError(f"kitty must hold {rs.kitty_size} cards, not {len(kitty)}")
+    # Cards a seat shows again (自保 H2 → H2 H2) are the same cards: a seat holds at least
+    # the most copies it ever showed, and no hands plus the kitty hold more than the decks.
+    held: dict[tuple[int, int], int] = {}
+    for seat, cards in pairs:
+        counts = counts_of(cards)
+        for k, n in enumerate(counts):
+            if n > held.get((seat, k), 0):
+                held[(seat, k)] = n
+    r.possible([k for (_, k), n in held.items() for _ in range(n)] + kitty, "declarations")
+    out = settle(pairs, r.level, rs, dealer, 0, kitty)
+    if out.standing is None and out.turned is None and rs.no_declaration == "kitty-card":
+        raise JudgeError(
+            f"nobody declared: kitty card {rs.kitty_card_index + 1} decides trump; send kitty"
+        )
+    rulings = []
+    for ruling in out.rulings:
+        one: dict[str, Any] = {"seat": ruling.seat, "cards": cards_str(ruling.cards)}
+        one["accepted"] = ruling.accepted
+        one["kind" if ruling.accepted else "reason"] = ruling.kind or ruling.reason
+        rulings.append(one)
+    return {
+        "trump": trump_str(out.trump),
+        "declarer": None if out.standing is None else out.standing.seat,
+        "dealer": out.dealer,
+        "leader": out.dealer,
+        "first_deal": dealer is None,
+        "turned": None if out.turned is None else cards_str([out.turned]),
+        "declarations": rulings,
+    }
 
 
 OPS: dict[str, Callable[[_Request], dict[str, Any]]] = {
@@ -222,6 +286,7 @@ OPS: dict[str, Callable[[_Request], dict[str, Any]]] = {
     "kitty": _kitty,
     "levels": _levels,
     "stakes": _stakes,
+    "declare": _declare,
 }
 
 

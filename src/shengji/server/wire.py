@@ -229,6 +229,9 @@ class GameView(msgspec.Struct, kw_only=True):
     """v2, 找朋友: the dealer's call ``{"card": "SA", "nth": 1}`` once made."""
     friend: int | None = None
     """v2, 找朋友: the dealer's friend once revealed (until then nobody is told)."""
+    dealer_to_be: int | None = None
+    """v2, a first deal before trump is fixed: the seat that deals if the declarations end now
+    (rules.md Decision 100); null otherwise."""
 
 
 class ServerMsg(msgspec.Struct, tag_field="t", kw_only=True):
@@ -467,6 +470,7 @@ def render_view(
         if view.friend_call is None
         else {"card": card_str(view.friend_call.card), "nth": view.friend_call.nth},
         friend=view.friend,
+        dealer_to_be=view.dealer_to_be,
     )
 
 

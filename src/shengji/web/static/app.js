@@ -407,6 +407,8 @@ function SeatPlate({ i, n }) {
   else style += `left:${p.spot.x}%`;
   const turn = g && g.to_act === i;
   const dealer = g && g.dealer === i;
+  // first deal, before trump is fixed: the seat that deals if nothing more is declared
+  const toDeal = g && g.dealer == null && g.dealer_to_be === i;
   const me = state.seat === i;
   const cls = ["seat", `rel${p.rel}`, side, p.spot.y < 30 ? "top" : "", turn ? "turn" : "",
     me ? "mine" : "", g && g.defenders.includes(i) ? "defender" : "",
@@ -418,6 +420,9 @@ function SeatPlate({ i, n }) {
     <div class="plate">
       <span class="sname">${s.kind === "empty" ? t("seat.empty") : seatName(i)}</span>
       ${dealer ? html`<span class="badge dealer" title=${t("badge.dealer_title")}>${t("badge.dealer")}</span>` : null}
+      ${toDeal ? html`<span class="badge dealer tentative" data-testid=${"to-deal-" + i}
+        title=${t(state.room && state.room.ruleset.first_deal_overturn_takes_dealer
+          ? "badge.to_deal_last" : "badge.to_deal_first")}>${t("badge.to_deal")}</span>` : null}
       <${SideBadge} i=${i} />
       ${lastBid(i) != null ? html`<span class="badge bid" data-testid=${"bid-" + i}>${lastBid(i)}</span>` : null}
       ${s.substitute ? html`<span class="badge">${t("badge.substitute")}</span>` : null}

@@ -349,6 +349,7 @@ function freshGame(ev, prev, msg) {
     shown: "",
     friend_call: null,
     friend: null,
+    dealer_to_be: null,
   };
 }
 
@@ -390,6 +391,7 @@ function onUpdate(msg) {
       case "declared":
         g.declaration = { seat: e.seat, cards: e.cards, trump: e.trump };
         if (e.seat === state.seat) g.own_declaration = g.declaration;
+        if (!e.rebury) g.dealer_to_be = e.dealer_to_be ?? null;
         if (g.phase === "dealing" && state.seat != null && g.hand.length) {
           g.hand = sortHand(g.hand, g.level, e.trump);
         }
@@ -397,6 +399,7 @@ function onUpdate(msg) {
       case "trump_fixed":
         g.trump = e.trump;
         g.dealer = e.dealer;
+        g.dealer_to_be = null;
         needSync = true;
         break;
       case "kitty_taken":
