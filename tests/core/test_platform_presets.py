@@ -92,9 +92,11 @@ def test_lianzhong_three_deck_is_lianzhong_with_three_decks() -> None:
     assert changed(PRESETS["lianzhong"], LZ3) == {
         "decks": 3, "kitty_size": 6, "level_table": "three-deck", "declaration": "grab"}
     assert (LZ3.hand_size, LZ3.kitty_size) == (39, 6)
-    # against the QQ three decks: 联众's follow order and kitty list
+    # against the QQ three decks: 联众's follow order and kitty list, and 联众's first deal
+    # ("第一局的庄家由翻主方担任", Decision 101)
     assert changed(PRESETS["three-deck"], LZ3) == {
-        "follow_order": "lianzhong", "kitty_formula": "lianzhong"}
+        "follow_order": "lianzhong", "kitty_formula": "lianzhong",
+        "first_deal_overturn_takes_dealer": True}
 
 
 TITANIC = "S3 S3 S3 S4 S4 S4"
