@@ -119,6 +119,32 @@ class Leave(ClientMsg, tag="leave"):
     """Leave the room (a seat in a running match is played by a bot until retaken)."""
 
 
+class Unseat(ClientMsg, tag="unseat"):
+    """v2, the room's owner: move the human in ``seat`` out of it (between matches)."""
+
+    seat: int
+
+
+class AutoPlay(ClientMsg, tag="auto"):
+    """v2: put my seat on 托管 (``on`` true: the auto-play bot moves for me) or take it
+    back (``on`` false, the "take back" button)."""
+
+    on: bool = False
+
+
+class NextDeal(ClientMsg, tag="next_deal"):
+    """v2: I have read the deal's summary; the next deal may be dealt."""
+
+
+class NewMatch(ClientMsg, tag="new_match"):
+    """v2, the room's owner: start the next match now (every seated player counts as
+    ready)."""
+
+
+class CloseRoom(ClientMsg, tag="close_room"):
+    """v2, the room's owner: close the room for everyone."""
+
+
 ClientMessage = (
     Hello
     | Sit
@@ -134,6 +160,11 @@ ClientMessage = (
     | Nudge
     | Ping
     | Leave
+    | Unseat
+    | AutoPlay
+    | NextDeal
+    | NewMatch
+    | CloseRoom
 )
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
@@ -165,6 +196,11 @@ class SeatInfo(msgspec.Struct, kw_only=True):
     connected: bool = False
     substitute: bool = False
     """A bot is playing for the absent human."""
+    away: bool = False
+    """v2: a human holds the seat but no connection plays it (shown "away" on its plate)."""
+    auto: bool = False
+    """v2: the seat is on 托管: the auto-play bot moves for its player until they act or
+    take back."""
 
 
 class RoomInfo(msgspec.Struct, kw_only=True):
@@ -183,6 +219,11 @@ class RoomInfo(msgspec.Struct, kw_only=True):
     stakes: dict[str, Any] | None = None
     """v2: what the room plays for, as over HTTP: ``{"kind": "plain" | "rating" | "coins" |
     "beans", "coefficient": N, "house": A, "slam_points": S}``."""
+    owner: str | None = None
+    """v2: the id of the player who created the room and alone may add, remove and unseat
+    (null: a room from before owners, open to everyone)."""
+    options: dict[str, float] = msgspec.field(default_factory=dict)
+    """v2: the room's pace: ``{"turn_s", "long_turn_s", "next_deal_s"}`` (0: off)."""
 
 
 class GameView(msgspec.Struct, kw_only=True):
@@ -251,12 +292,45 @@ class Welcome(ServerMsg, tag="welcome"):
     resume: bool
 
 
+class ChatEntry(msgspec.Struct, kw_only=True):
+    """A kept chat line, in a snapshot."""
+
+    seq: int
+    name: str
+    seat: int | None
+    text: str
+
+
+class ClockInfo(msgspec.Struct, kw_only=True):
+    """v2: the turn clock: ``seat`` must act within ``ms_left`` of ``total_ms``, or its seat
+    goes on 托管."""
+
+    seat: int
+    ms_left: int
+    total_ms: int
+
+
+class HoldInfo(msgspec.Struct, kw_only=True):
+    """v2: between deals: the summary of ``deal_no`` stays until the seats in ``waiting``
+    pressed "next deal" (``next_deal``) or ``ms_left`` passes."""
+
+    deal_no: int
+    waiting: list[int]
+    ms_left: int
+
+
 class Snapshot(ServerMsg, tag="snapshot"):
     """The whole room and game as this client may see it."""
 
     room: RoomInfo
     game: GameView | None
-    chat: list[dict[str, Any]]
+    chat: list[ChatEntry]
+    clock: ClockInfo | None = None
+    """v2: the turn clock, if one runs."""
+    hold: HoldInfo | None = None
+    """v2: the summary hold between deals, if one is on."""
+    paused: bool = False
+    """v2: the table waits for its database (``paused``; ``resumed`` follows)."""
 
 
 class Update(ServerMsg, tag="update"):
@@ -306,11 +380,45 @@ class HintMsg(ServerMsg, tag="hint"):
     action: str | None
 
 
-class Checked(ServerMsg, tag="checked"):
-    """Answer to ``check``: per action ``{"action", "ok", "code", "message"}`` (``code``
-    and ``message`` say why not, as an ``error`` would)."""
+class CheckResult(msgspec.Struct, kw_only=True):
+    """One action of a ``check``: ``code`` and ``message`` say why not, as an ``error``
+    would (null when ``ok``)."""
 
-    results: list[dict[str, Any]]
+    action: str
+    ok: bool
+    code: str | None = None
+    message: str | None = None
+
+
+class Checked(ServerMsg, tag="checked"):
+    """Answer to ``check``: one result per action."""
+
+    results: list[CheckResult]
+
+
+class ClockMsg(ServerMsg, tag="clock"):
+    """v2: the turn clock started, or stopped (``clock`` null)."""
+
+    clock: ClockInfo | None
+
+
+class HoldMsg(ServerMsg, tag="next_deal"):
+    """v2: the summary hold between deals began, changed (someone pressed "next deal") or
+    ended (``hold`` null: the next deal is being dealt)."""
+
+    hold: HoldInfo | None
+
+
+class Paused(ServerMsg, tag="paused"):
+    """v2: the table waits because the server cannot write its log now (``reason``
+    ``"storage"``); it retries by itself and sends ``resumed``. Nothing is lost: whatever
+    was sent before stays, and actions sent meanwhile are handled in order after it."""
+
+    reason: str
+
+
+class Resumed(ServerMsg, tag="resumed"):
+    """v2: writes succeed again and the table goes on (after a ``paused``)."""
 
 
 class MatchOver(ServerMsg, tag="match_over"):
@@ -318,6 +426,10 @@ class MatchOver(ServerMsg, tag="match_over"):
 
     game: int
     result: dict[str, Any]
+    winners: list[int] = msgspec.field(default_factory=list)
+    """v2: the seats that won the match (fixed partners: both of the team)."""
+    names: list[str] = msgspec.field(default_factory=list)
+    """v2: their names, in the same order."""
 
 
 class Settled(ServerMsg, tag="settled"):
