@@ -19,6 +19,7 @@ from shengji.server.rooms import Room
 from shengji.server.settings import Settings
 from shengji.server.stakes import StakeRules
 from shengji.server.storage import Store
+from shengji.server.table import TableOptions
 
 log = logging.getLogger("shengji.server.lobby")
 
@@ -103,8 +104,10 @@ class Lobby:
                     settings=self.settings,
                     store=self.store,
                     bots=self.bots,
+                    stakes=StakeRules.from_dict(stored.stakes),
+                    owner=stored.owner,
+                    options=TableOptions.from_dict(stored.state.get("options"), stored.private),
                 )
-                room.stakes = StakeRules.from_dict(stored.stakes)
                 room.restore(stored.state, stored.last_seq, stored.actions)
             except Exception:
                 log.exception("room %s could not be restored", stored.code[:6])
@@ -121,6 +124,7 @@ class Lobby:
         private: bool,
         max_deals: int | None,
         stakes: dict[str, Any] | None = None,
+        table: dict[str, Any] | None = None,
     ) -> Room:
         """A new room (its code is unguessable); ``stakes`` says what it plays for
         (``{"kind": "coins", "coefficient": 1000}``; None: the preset's default, plain for
@@ -142,6 +146,10 @@ class Lobby:
             rules = StakeRules.from_dict(stakes)
         except ValueError as e:
             raise LobbyError(str(e)) from e
+        try:
+            options = TableOptions.parse(table, private)
+        except ValueError as e:
+            raise LobbyError(str(e)) from e
         code = secrets.token_urlsafe(12)
         seed = secrets.token_hex(8)
         room = Room(
@@ -155,8 +163,10 @@ class Lobby:
             settings=self.settings,
             store=self.store,
             bots=self.bots,
+            stakes=rules,
+            owner=creator,
+            options=options,
         )
-        room.stakes = rules
         room.rid = await self.store.create_room(
             code,
             preset_name,

@@ -1,65 +1,85 @@
-"""A room: one asyncio task owns its match, its seats and its message log.
+"""A room: the asyncio shell around one ``Table`` (server/table/).
 
-Everything that changes a room goes through the room's inbox and is handled one at a time
-by ``Room.run``: client messages, the dealing timer, bot moves, joins and departures. Every
-sequenced message (game actions among them) is written to the database before it is sent,
-so a killed server resumes the table from its log (``Room.restore`` replays the actions).
-
-Each client gets only what its seat may see: ``view_for`` / ``public_view`` snapshots and
-the events ``visible`` to it. Messages that nobody else may know of (a hidden declaration
-while dealing) take no new sequence number, so their very existence stays private.
+Everything that happens to a room becomes a typed command in its inbox; ``Room.run``
+hands them to ``handle`` one at a time and carries out the effects in order: writes go to
+the store (one at a time; the answer is the next command), sends go to the connections'
+queues (the table releases a send only once the write before it is durable), wake-ups
+become one loop timer, bot questions go to the bot pool. The table decides everything;
+this file does only I/O.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import itertools
 import logging
-import random
+import secrets
 from collections import deque
-from collections.abc import Coroutine
-from dataclasses import asdict, dataclass
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
-import msgspec
-
 from shengji.bots.base import Bot
-from shengji.bots.registry import bot_factory, make_bot
-from shengji.core.actions import SYSTEM, Action, Deal, parse_action
-from shengji.core.cards import RANKS
-from shengji.core.errors import NotationError, ShengjiError
-from shengji.core.events import CardDealt, DealEnded, Event
-from shengji.core.match import MatchState
-from shengji.core.record import GameRecord, record_result
+from shengji.bots.registry import make_bot
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import Phase
-from shengji.core.views import public_view, view_for
+from shengji.core.stakes import PLAIN, StakeRules
 from shengji.server import wire
-from shengji.server.bots_runner import BotRunner, fallback
+from shengji.server.bots_runner import BotRunner
+from shengji.server.faults import fault_reason, is_storage_fault
 from shengji.server.settings import Settings
-from shengji.server.stakes import PLAIN, StakeRules, settle_deals, settle_new_deals, stakes_info
 from shengji.server.storage import Player, Store
+from shengji.server.table import Limits, Table, TableConfig, TableOptions, handle, restored
+from shengji.server.table.client_actions import CLIENT_FORMS, action_text, client_action
+from shengji.server.table.commands import (
+    BotDeclared,
+    BotMoved,
+    ClientSaid,
+    Closed,
+    Command,
+    HintReady,
+    Opened,
+    SeatBot,
+    SeedDrawn,
+    Tick,
+    WriteFailed,
+)
+from shengji.server.table.effects import (
+    AskBot,
+    AskHint,
+    CloseRoom,
+    Disconnect,
+    DrawSeed,
+    Effect,
+    Note,
+    PresenceChanged,
+    Replay,
+    Send,
+    TrimChat,
+    WakeAt,
+    Write,
+)
+from shengji.server.table.model import Seat
+from shengji.server.table.render import encoded
+from shengji.server.table.views import room_info
+from shengji.server.writes import carry_out
+
+__all__ = ["CLIENT_FORMS", "Conn", "Room", "Seat", "action_text", "client_action"]
 
 log = logging.getLogger("shengji.server.rooms")
 
-
-# --------------------------------------------------------------------------- clients
-
-HINT_BOTS = ("random", "heuristic")
-"""Bots a client may ask for a hint (cheap ones: a hint never holds up the bot pool)."""
+_conn_ids = itertools.count(1)
 
 
 class Conn:
     """One connected client: a player and its outgoing queue (drained by its socket)."""
 
     def __init__(self, player: Player, queue_size: int = 4096) -> None:
+        self.id = next(_conn_ids)
         self.player = player
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
         self.open = True
-        self.seat: int | None = None
-        self.last_nudge = -1e9
-        self.hinting = False
+        self.close_code = 1000
+        """The WebSocket close code its writer closes with."""
 
     def send(self, data: bytes) -> None:
         """Queue a message; a client too slow to keep up is disconnected."""
@@ -71,11 +91,12 @@ class Conn:
             log.warning("client %s too slow: disconnecting", self.player.id)
             self.close()
 
-    def close(self) -> None:
-        """Ask the socket's writer to close the connection."""
+    def close(self, code: int = 1000) -> None:
+        """Ask the socket's writer to close the connection (with ``code``)."""
         if not self.open:
             return
         self.open = False
+        self.close_code = code
         while True:
             try:
                 self.queue.put_nowait(None)
@@ -84,97 +105,16 @@ class Conn:
                 self.queue.get_nowait()
 
 
-def action_text(action: Action) -> str:
-    """An action as a client writes it, without the seat: ``"play SA SA"``."""
-    parts = str(action).split(None, 2)
-    return " ".join([parts[0], *parts[2:]])
+class _Stop:
+    """The inbox's last item."""
 
 
-CLIENT_FORMS = {
-    "declare": "declare CARDS",
-    "pass": "pass",
-    "bury": "bury CARDS",
-    "play": "play CARDS",
-    "call": "call NTH CARD",
-    "bid": "bid TARGET",
-    "trump": "trump SUIT",
-}
-"""The action forms a client may send, by verb: the engine's, less ``deal`` and the seat."""
-
-
-def client_action(text: str, seat: int) -> Action:
-    """Parse a client's action for ``seat`` (the seat comes from the session, never the
-    message): ``client_action("play SA SA", 2)`` is ``Play(2, (12, 12))``; the text is the
-    engine's action text without the seat (``parse_action("play 2 SA SA")``)."""
-    parts = text.strip().split(None, 1)
-    if not parts:
-        raise NotationError("empty action")
-    verb = parts[0].lower()
-    rest = parts[1] if len(parts) > 1 else ""
-    usage = "use " + ", ".join(f"'{f}'" for f in CLIENT_FORMS.values())
-    form = CLIENT_FORMS.get(verb)
-    if form is None or (form != verb and not rest):
-        raise NotationError(f"bad action {text!r}: {usage}")
-    try:
-        return parse_action(f"{verb} {seat} {rest}".strip())
-    except NotationError as e:
-        why = f"{e.message}; " if not e.message.startswith("bad action") else ""
-        raise NotationError(f"bad action {text!r}: {why}{usage}") from e
-
-
-# --------------------------------------------------------------------------- the log
-
-
-class Entry:
-    """One sequenced message, rendered per viewer on demand (cached)."""
-
-    __slots__ = ("audience", "cache", "events", "msg", "seq")
-
-    def __init__(
-        self,
-        seq: int,
-        msg: wire.ServerMsg,
-        events: list[tuple[int | None, dict[str, Any]]] | None = None,
-        audience: int | None = None,
-    ) -> None:
-        self.seq = seq
-        self.msg = msg
-        self.events = events
-        self.audience = audience
-        self.cache: dict[int | None, bytes] = {}
-
-    def data_for(self, seat: int | None) -> bytes:
-        """The message as ``seat`` (None: a spectator) may see it."""
-        key = seat if self.events is not None else -9
-        data = self.cache.get(key)
-        if data is None:
-            msg = self.msg
-            if self.events is not None and isinstance(msg, wire.Update):
-                evs = [e for aud, e in self.events if aud is None or aud == seat]
-                msg = msgspec.structs.replace(msg, events=evs)
-            data = self.cache[key] = wire.encode(msg)
-        return data
-
-
-# --------------------------------------------------------------------------- seats
-
-
-@dataclass
-class Seat:
-    """Who holds a seat: nobody, a human player or a bot (by registry name)."""
-
-    kind: str = "empty"
-    player: str | None = None
-    name: str | None = None
-    bot: str | None = None
-    ready: bool = False
-
-
-Command = tuple[Any, ...]
+Inbox = Command | _Stop
 
 
 class Room:
-    """One table: ``Room(...)``, then ``restore(...)`` after a restart, then ``start()``."""
+    """One table's shell: ``Room(...)``, then ``restore(...)`` after a restart, then
+    ``start()``."""
 
     def __init__(
         self,
@@ -189,795 +129,245 @@ class Room:
         settings: Settings,
         store: Store,
         bots: BotRunner,
+        stakes: StakeRules = PLAIN,
+        owner: str | None = None,
+        options: TableOptions | None = None,
     ) -> None:
         self.rid = rid
-        self.code = code
-        self.preset = preset
-        self.ruleset = ruleset
-        self.seed = seed
-        self.private = private
-        self.max_deals = max_deals
         self.settings = settings
         self.store = store
         self.bots = bots
-        self.seats = [Seat() for _ in range(ruleset.players)]
-        self.status = "waiting"
-        self.match_no = 0
-        self.match: MatchState | None = None
-        self.actions: list[str] = []
-        self.version = 0
-        self.seq = 0
-        self.log: deque[Entry] = deque()
-        self.log_floor = 0
-        self.chat: deque[dict[str, Any]] = deque(maxlen=50)
-        self.conns: set[Conn] = set()
-        self.absent_since: dict[int, float] = {}
-        self.bot_objs: dict[int, Bot] = {}
-        self.bot_version = -1
-        self.next_deal_at = 0.0
-        self.pause_until = 0.0
-        self.inbox: asyncio.Queue[Command] = asyncio.Queue()
-        self.rng = random.Random()
+        config = TableConfig(
+            code=code,
+            preset=preset,
+            ruleset=ruleset,
+            room_seed=seed,
+            private=private,
+            max_deals=max_deals,
+            stakes=stakes,
+            owner=owner,
+            options=options or TableOptions.defaults(private),
+            limits=Limits.from_settings(settings),
+        )
+        self.table = Table.empty(config, spare_seed=secrets.token_hex(16))
+        self.conns: dict[int, Conn] = {}
+        self.backlog: deque[Send] = deque(maxlen=settings.log_size)
+        self.inbox: asyncio.Queue[Inbox] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
+        self.on_close: Callable[[Room], Coroutine[Any, Any, None]] | None = None
+        """Called when the table closes the room (the lobby forgets it)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._timer: asyncio.TimerHandle | None = None
-        self._timer_at = 0.0
-        self._tick_posted = False
-        self._finish_pending = False
-        self.applied = 0
-        self.stakes: StakeRules = PLAIN
-        """What the room plays for (server/stakes.py); the lobby sets it."""
+        self._presence_timer: asyncio.TimerHandle | None = None
+        self._bots: dict[tuple[int, int, str], Bot] = {}
 
-    # ------------------------------------------------------------------ state in the DB
+    # ------------------------------------------------------------------ the room as others see it
+
+    @property
+    def code(self) -> str:
+        return self.table.config.code
+
+    @property
+    def private(self) -> bool:
+        return self.table.config.private
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self.table.seats
+
+    @property
+    def seq(self) -> int:
+        """The room's current sequence number (for unsequenced answers)."""
+        return self.table.seq
+
+    @property
+    def stakes(self) -> StakeRules:
+        return self.table.config.stakes
+
+    @property
+    def owner(self) -> str | None:
+        return self.table.config.owner
+
+    @property
+    def unattended_since(self) -> float | None:
+        return self.table.unattended_since
+
+    def info(self) -> wire.RoomInfo:
+        """The room as the lobby shows it."""
+        return room_info(self.table, self._now())
 
     def room_state(self) -> dict[str, Any]:
-        """What the ``rooms`` row keeps: seating, status, match number."""
-        return {
-            "seats": [asdict(s) for s in self.seats],
-            "status": self.status,
-            "match_no": self.match_no,
-        }
+        """What the ``rooms`` row keeps."""
+        return self.table.stored_state()
 
-    def restore(self, state: dict[str, Any], last_seq: int, actions: list[str]) -> None:
-        """Put a new room back as it was: seating from its row, the match replayed from its
-        logged actions (the engine is deterministic: ruleset + seed + actions)."""
-        room = self  # (reads as the room being put back)
-        room.seats = [Seat(**s) for s in state.get("seats", [])] or room.seats
-        room.status = str(state.get("status", "waiting"))
-        room.match_no = int(state.get("match_no", 0))
-        room.seq = last_seq
-        room.log_floor = last_seq + 1  # the log is gone: clients from before get a snapshot
-        if room.status == "playing":
-            m = MatchState.new(room.ruleset, room.match_seed())
-            for text in actions:
-                m, _ = m.apply_in_place(parse_action(text))  # nobody else holds it yet
-            room.match = m
-            room.actions = list(actions)
-            room.version = len(actions)
-            now = asyncio.get_running_loop().time()
-            for i, s in enumerate(room.seats):
-                if s.kind == "human":
-                    room.absent_since[i] = now
-            room._finish_pending = room._match_done()
-
-    def match_seed(self) -> str:
-        """The seed of the current match (secret until the match is over)."""
-        return f"{self.seed}/{self.match_no}"
+    def restore(self, state: Mapping[str, Any], last_seq: int, actions: Sequence[str]) -> None:
+        """Put the room back as its row and log describe it (before ``start``)."""
+        self.table = restored(
+            self.table.config, state, last_seq, actions, self._now(), self.table.spare_seed
+        )
 
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> None:
-        """Start the room's task."""
+        """Start the room's task (it first looks at what is due: ``Tick``)."""
+        self.inbox.put_nowait(Tick())
         self.task = asyncio.create_task(self.run(), name=f"room-{self.code[:6]}")
 
     async def stop(self) -> None:
-        """Stop the task, timers and bot moves in flight."""
+        """Stop the task, timers and bot moves in flight; close every connection."""
         if self.task is None:
             return
-        self.inbox.put_nowait(("stop",))
+        self.inbox.put_nowait(_Stop())
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
         self.task = None
-        if self._timer is not None:
-            self._timer.cancel()
+        for handle_ in (self._timer, self._presence_timer):
+            if handle_ is not None:
+                handle_.cancel()
         for t in list(self._tasks):
             t.cancel()
-        for c in list(self.conns):
+        for c in list(self.conns.values()):
             c.close()
 
     async def run(self) -> None:
         """Handle the inbox one command at a time."""
-        await settle_deals(self)  # stakes of deals a crash left unsettled (idempotent)
-        if self._finish_pending:
-            self._finish_pending = False
-            await self._finish_match()
-        self._schedule()
         while True:
             cmd = await self.inbox.get()
-            if cmd[0] == "stop":
+            if isinstance(cmd, _Stop):
                 return
             try:
-                await self._handle(cmd)
+                self.step(cmd)
             except Exception:
-                log.exception("room %s: command %s failed", self.code[:6], cmd[0])
-            self._schedule()
+                log.exception("room %s: %s failed", self.code[:6], type(cmd).__name__)
 
-    # entry points for other tasks (the socket handlers)
+    def step(self, cmd: Command) -> None:
+        """One command through the table; its effects carried out."""
+        self.table, effects = handle(self.table, cmd, self._now())
+        for e in effects:
+            self._do(e)
 
-    async def join(self, conn: Conn, last_seq: int | None) -> None:
+    # entry points for the socket handlers and the HTTP API
+
+    async def join(self, conn: Conn, last_seq: int | None, delta: bool = False) -> None:
         """Register a connection; it gets a welcome, then missed messages or a snapshot."""
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.inbox.put_nowait(("join", conn, last_seq, fut))
-        await fut
+        self.conns[conn.id] = conn
+        p = conn.player
+        self.inbox.put_nowait(Opened(conn.id, p.id, p.name, last_seq, delta))
 
     def submit(self, conn: Conn, msg: wire.ClientMessage) -> None:
         """A message from a client."""
-        self.inbox.put_nowait(("msg", conn, msg))
-
-    def add_bot(self, seat: int, name: str) -> None:
-        """Seat a bot in an empty seat (the HTTP API's ``bots`` when creating a room)."""
-        self.inbox.put_nowait(("add_bot", seat, name))
+        self.inbox.put_nowait(ClientSaid(conn.id, msg))
 
     def gone(self, conn: Conn) -> None:
         """A connection closed."""
-        self.inbox.put_nowait(("gone", conn))
+        self.conns.pop(conn.id, None)
+        self.inbox.put_nowait(Closed(conn.id))
 
-    # ------------------------------------------------------------------ timers and bots
+    def add_bot(self, seat: int, name: str) -> None:
+        """Seat a bot in an empty seat (the HTTP API's ``bots`` when creating a room)."""
+        self.inbox.put_nowait(SeatBot(seat, name))
+
+    # ------------------------------------------------------------------ effects
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
+
+    def _do(self, e: Effect) -> None:
+        match e:
+            case Send(to=to, msg=msg):
+                if e.backlog:
+                    self.backlog.append(e)
+                for conn_id, seat in to:
+                    c = self.conns.get(conn_id)
+                    if c is not None:
+                        c.send(encoded(msg, seat))
+            case Replay(conn=conn_id, seat=seat, after=after):
+                c = self.conns.get(conn_id)
+                if c is not None:
+                    for b in self.backlog:
+                        if b.seq is not None and b.seq > after:
+                            c.send(encoded(b.msg, seat))
+            case Disconnect(conn=conn_id, code=code):
+                c = self.conns.pop(conn_id, None)
+                if c is not None:
+                    c.close(code)
+            case Write():
+                self._spawn(self._write(e))
+            case WakeAt(at=at):
+                if self._timer is not None:
+                    self._timer.cancel()
+                self._timer = asyncio.get_running_loop().call_at(at, self._tick)
+            case AskBot():
+                self._spawn(self._ask_bot(e))
+            case AskHint():
+                self._spawn(self._ask_hint(e))
+            case DrawSeed():
+                self.inbox.put_nowait(SeedDrawn(secrets.token_hex(16)))
+            case PresenceChanged():
+                self._presence_soon()
+            case TrimChat():
+                pass  # the store keeps every chat line (nothing to trim)
+            case CloseRoom():
+                if self.on_close is not None:
+                    self._spawn(self.on_close(self))
+            case Note(level=level, text=text):
+                log.log(logging.getLevelName(level.upper()), "%s", text)
+
+    def _tick(self) -> None:
+        self._timer = None
+        self.inbox.put_nowait(Tick())
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         t = asyncio.create_task(coro)
         self._tasks.add(t)
         t.add_done_callback(self._tasks.discard)
 
-    def _post_tick(self) -> None:
-        if not self._tick_posted:
-            self._tick_posted = True
-            self.inbox.put_nowait(("tick",))
+    async def _write(self, w: Write) -> None:
+        try:
+            answer = await carry_out(self.store, self.rid, w)
+        except Exception as exc:
+            if not is_storage_fault(exc):
+                log.exception("room %s: a write failed", self.code[:6])
+            answer = WriteFailed(w.ticket, fault_reason(exc))
+        self.inbox.put_nowait(answer)
 
-    def _on_timer(self) -> None:
-        self._timer = None
-        self._post_tick()
-
-    def _wake_at(self, t: float) -> None:
-        if self._timer is not None:
-            if self._timer_at <= t:
-                return
-            self._timer.cancel()
-        self._timer_at = t
-        self._timer = asyncio.get_running_loop().call_at(t, self._on_timer)
-
-    def bot_controls(self, seat: int, now: float | None = None) -> bool:
-        """Whether a bot moves for ``seat`` now (a bot seat, a vacated seat, or a human
-        gone longer than the grace time)."""
-        s = self.seats[seat]
-        if s.kind != "human":
-            return True
-        gone = self.absent_since.get(seat)
-        if gone is None:
-            return False
-        return (self._now() if now is None else now) - gone >= self.settings.seat_grace_s
-
-    def _schedule(self) -> None:
-        m = self.match
-        if m is None or self.status != "playing" or m.is_over:
-            return
-        now = self._now()
-        if self.pause_until > now:
-            self._wake_at(self.pause_until)
-            return
-        actor = m.to_act
-        if actor is None:
-            return
-        if actor == SYSTEM:
-            if self.next_deal_at <= now:
-                self._post_tick()
-            else:
-                self._wake_at(self.next_deal_at)
-            return
-        if self.bot_controls(actor, now):
-            if self.bot_version != self.version:
-                self.bot_version = self.version
-                self._spawn(self._bot_turn(self.version, actor, m))
-        else:
-            gone = self.absent_since.get(actor)
-            if gone is not None:
-                self._wake_at(gone + self.settings.seat_grace_s)
-
-    def _bot_for(self, seat: int) -> Bot:
-        bot = self.bot_objs.get(seat)
+    def _bot(self, match_no: int, seat: int, name: str, seed: str) -> Bot:
+        key = (match_no, seat, name)
+        bot = self._bots.get(key)
         if bot is None:
-            s = self.seats[seat]
-            name = s.bot if s.kind == "bot" and s.bot else self.settings.substitute_bot
-            bot = make_bot(name, f"{self.match_seed()}/{seat}")
-            self.bot_objs[seat] = bot
+            self._bots = {k: b for k, b in self._bots.items() if k[0] == match_no}
+            bot = self._bots[key] = make_bot(name, seed)
         return bot
 
-    async def _bot_turn(self, version: int, seat: int, m: MatchState) -> None:
+    async def _ask_bot(self, a: AskBot) -> None:
         start = self._now()
-        match_no = self.match_no
-        action, bot = await self.bots.choose(self._bot_for(seat), m.deal, seat)
-        if match_no == self.match_no:
-            self.bot_objs[seat] = bot
+        bot = self._bot(a.match_no, a.seat, a.bot, a.seed)
+        action, bot = await self.bots.choose(bot, a.match.deal, a.seat)
+        self._bots[(a.match_no, a.seat, a.bot)] = bot
+        if a.purpose == "declare":
+            self.inbox.put_nowait(BotDeclared(a.seat, a.match_no, action))
+            return
         wait = self.settings.bot_delay_s - (self._now() - start)
         if wait > 0:
             await asyncio.sleep(wait)
-        self.inbox.put_nowait(("bot", version, seat, action))
+        self.inbox.put_nowait(BotMoved(a.seat, a.version, action))
 
-    async def _bot_declare(self, seat: int, m: MatchState) -> None:
-        match_no = self.match_no
-        action, bot = await self.bots.choose(self._bot_for(seat), m.deal, seat)
-        if match_no == self.match_no:
-            self.bot_objs[seat] = bot
-        if action is not None:
-            self.inbox.put_nowait(("botdecl", match_no, seat, action))
+    async def _ask_hint(self, h: AskHint) -> None:
+        adviser = make_bot(h.bot, h.seed)
+        action, _ = await self.bots.choose(adviser, h.match.deal, h.seat)
+        self.inbox.put_nowait(HintReady(h.conn, action))
 
-    # ------------------------------------------------------------------ commands
-
-    async def _handle(self, cmd: Command) -> None:
-        kind = cmd[0]
-        if kind == "tick":
-            self._tick_posted = False
-            await self._on_tick()
-        elif kind == "msg":
-            await self._on_msg(cmd[1], cmd[2])
-        elif kind == "bot":
-            await self._on_bot(cmd[1], cmd[2], cmd[3])
-        elif kind == "botdecl":
-            m = self.match
-            if (
-                m is not None
-                and cmd[1] == self.match_no
-                and m.deal.phase is Phase.DEALING
-                and self.bot_controls(cmd[2])
-                and m.deal.is_legal(cmd[3])
-            ):
-                await self._apply(cmd[3], None)
-        elif kind == "join":
-            self._on_join(cmd[1], cmd[2])
-            cmd[3].set_result(None)
-        elif kind == "gone":
-            self._on_gone(cmd[1])
-        elif kind == "add_bot":
-            await self._on_add_bot(None, cmd[1], cmd[2])
-
-    async def _on_tick(self) -> None:
-        m = self.match
-        now = self._now()
-        if m is None or self.status != "playing" or m.is_over:
-            return
-        if self.pause_until > now or m.to_act != SYSTEM or self.next_deal_at > now:
-            return
-        ok, events = await self._apply(Deal(), None)
-        self.next_deal_at = self._now() + self.settings.deal_pacing_s
-        if not ok or not events or not isinstance(events[0], CardDealt):
-            return
-        dealt = events[0]
-        m = self.match
-        if m is None or m.deal.phase is not Phase.DEALING:
-            return
-        if dealt.card < 52 and dealt.card % 13 != m.deal.level:
-            return
-        if self.bot_controls(dealt.seat, now) and m.deal.declarations_for(dealt.seat):
-            self._spawn(self._bot_declare(dealt.seat, m))
-
-    async def _on_bot(self, version: int, seat: int, action: Action | None) -> None:
-        m = self.match
-        if m is None or version != self.version or m.to_act != seat:
-            return
-        if not self.bot_controls(seat):
-            self.bot_version = -1  # the player came back while the bot was thinking
-            return
-        if action is None or not m.deal.is_legal(action):
-            if action is not None:
-                log.warning("room %s: bot move %s refused", self.code[:6], action)
-            action = fallback(m.deal, seat, self.rng)
-            if action is None:
-                return
-        await self._apply(action, None)
-
-    def _on_join(self, conn: Conn, last_seq: int | None) -> None:
-        self.conns.add(conn)
-        conn.seat = self._seat_of(conn.player.id)
-        if conn.seat is not None:
-            self.absent_since.pop(conn.seat, None)
-        resume = last_seq is not None and self._can_resume(last_seq, conn.seat)
-        conn.send(
-            wire.encode(
-                wire.Welcome(
-                    seq=self.seq,
-                    room=self.code,
-                    player=conn.player.id,
-                    name=conn.player.name,
-                    seat=conn.seat,
-                    resume=resume,
-                )
-            )
-        )
-        if resume:
-            assert last_seq is not None
-            for e in self.log:
-                if e.seq > last_seq and e.audience is None:
-                    conn.send(e.data_for(conn.seat))
-        else:
-            conn.send(self._snapshot(conn.seat))
-        self._presence()
-
-    def _on_gone(self, conn: Conn) -> None:
-        if conn not in self.conns:
-            return
-        self.conns.discard(conn)
-        seat = conn.seat
-        if seat is not None and not any(c.seat == seat for c in self.conns):
-            self.absent_since[seat] = self._now()
-        self._presence()
-
-    def _can_resume(self, last_seq: int, seat: int | None) -> bool:
-        if last_seq < self.log_floor or last_seq > self.seq:
-            return False
-        return not any(
-            e.audience is not None and e.audience == seat and e.seq >= last_seq for e in self.log
-        )
-
-    # ------------------------------------------------------------------ client messages
-
-    def _error(self, conn: Conn, code: str, message: str) -> None:
-        conn.send(wire.encode(wire.Error(seq=self.seq, code=code, message=message)))
-
-    async def _on_msg(self, conn: Conn, msg: wire.ClientMessage) -> None:
-        if conn not in self.conns:
-            return
-        if isinstance(msg, wire.Act):
-            await self._on_act(conn, msg.action)
-        elif isinstance(msg, wire.Ping):
-            conn.send(wire.encode(wire.Pong(seq=self.seq)))
-        elif isinstance(msg, wire.Hint):
-            self._on_hint(conn, msg.bot)
-        elif isinstance(msg, wire.Check):
-            self._on_check(conn, msg.actions)
-        elif isinstance(msg, wire.Sync):
-            conn.send(self._snapshot(conn.seat))
-        elif isinstance(msg, wire.Sit):
-            await self._on_sit(conn, msg.seat)
-        elif isinstance(msg, wire.Stand):
-            await self._on_stand(conn)
-        elif isinstance(msg, wire.AddBot):
-            await self._on_add_bot(conn, msg.seat, msg.bot)
-        elif isinstance(msg, wire.RemoveBot):
-            await self._on_remove_bot(conn, msg.seat)
-        elif isinstance(msg, wire.Ready):
-            await self._on_ready(conn, msg.ready)
-        elif isinstance(msg, wire.Chat):
-            await self._on_chat(conn, msg.text)
-        elif isinstance(msg, wire.Nudge):
-            await self._on_nudge(conn)
-        elif isinstance(msg, wire.Leave):
-            await self._on_leave(conn)
-        else:
-            self._error(conn, "bad-message", f"{type(msg).__name__.lower()} is not expected now")
-
-    async def _on_act(self, conn: Conn, text: str) -> None:
-        seat = conn.seat
-        if seat is None:
-            self._error(conn, "not-seated", "spectators cannot act")
-            return
-        if self.match is None or self.status != "playing":
-            self._error(conn, "wrong-phase", "no match is being played")
-            return
-        try:
-            action = client_action(text, seat)
-        except ShengjiError as e:
-            self._error(conn, e.reason.value, e.message)
-            return
-        await self._apply(action, conn)
-
-    def _on_hint(self, conn: Conn, bot: str | None = None) -> None:
-        seat, m = conn.seat, self.match
-        action: Action | None = None
-        if seat is not None and m is not None and not m.is_over:
-            legal = m.legal_actions(seat)
-            if legal:
-                if m.deal.phase is Phase.DEALING:
-                    action = legal.small[0] if legal.small else None
-                elif bot:
-                    if bot not in HINT_BOTS:
-                        self._error(conn, "unknown-bot", f"hints come from {', '.join(HINT_BOTS)}")
-                        return
-                    if not conn.hinting:  # one at a time per connection
-                        conn.hinting = True
-                        adviser = make_bot(bot, f"{self.match_seed()}/hint/{seat}")
-                        self._spawn(self._bot_hint(conn, adviser, m, seat))
-                    return
-                else:
-                    action = legal.sample(self.rng)
-        self._send_hint(conn, action)
-
-    def _send_hint(self, conn: Conn, action: Action | None) -> None:
-        text = None if action is None else action_text(action)
-        conn.send(wire.encode(wire.HintMsg(seq=self.seq, action=text)))
-
-    async def _bot_hint(self, conn: Conn, adviser: Bot, m: MatchState, seat: int) -> None:
-        """A bot's suggestion for ``seat`` (thought off the loop, within the bot budget)."""
-        try:
-            action, _ = await self.bots.choose(adviser, m.deal, seat)
-        finally:
-            conn.hinting = False
-        self._send_hint(conn, action)
-
-    def _on_check(self, conn: Conn, actions: list[str]) -> None:
-        """Dry-run ``actions`` for the connection's seat; nothing changes."""
-        seat, m = conn.seat, self.match
-        results: list[dict[str, Any]] = []
-        for text in actions[:16]:
-            code: str | None = None
-            message: str | None = None
-            if seat is None:
-                code, message = "not-seated", "spectators cannot act"
-            elif m is None or self.status != "playing":
-                code, message = "wrong-phase", "no match is being played"
-            else:
-                try:
-                    m.apply(client_action(text, seat))
-                except ShengjiError as e:
-                    code, message = e.reason.value, e.message
-            results.append({"action": text, "ok": code is None, "code": code, "message": message})
-        conn.send(wire.encode(wire.Checked(seq=self.seq, results=results)))
-
-    def _check_seat_no(self, conn: Conn, seat: int) -> bool:
-        if not 0 <= seat < len(self.seats):
-            self._error(conn, "bad-seat", f"seats are 0..{len(self.seats) - 1}")
-            return False
-        return True
-
-    async def _on_sit(self, conn: Conn, seat: int) -> None:
-        if not self._check_seat_no(conn, seat):
-            return
-        if conn.seat == seat:
-            return
-        if conn.seat is not None and self.status == "playing":
-            self._error(conn, "wrong-phase", "you cannot change seats during a match")
-            return
-        if self.seats[seat].kind != "empty":
-            self._error(conn, "seat-taken", f"seat {seat} is taken")
-            return
-        if conn.seat is not None:
-            self.seats[conn.seat] = Seat()
-        self.seats[seat] = Seat("human", conn.player.id, conn.player.name)
-        self.absent_since.pop(seat, None)
-        self.bot_objs.pop(seat, None)
-        self._reseat()
-        await self._emit_room()
-
-    async def _on_stand(self, conn: Conn) -> None:
-        if conn.seat is None:
-            return
-        if self.status == "playing":
-            self._error(conn, "wrong-phase", "a match is running: use leave")
-            return
-        self.seats[conn.seat] = Seat()
-        self._reseat()
-        await self._emit_room()
-
-    async def _on_add_bot(self, conn: Conn | None, seat: int, name: str) -> None:
-        if not 0 <= seat < len(self.seats):
-            if conn is not None:
-                self._error(conn, "bad-seat", f"seats are 0..{len(self.seats) - 1}")
-            return
-        try:
-            bot_factory(name)
-        except ValueError as e:
-            if conn is not None:
-                self._error(conn, "unknown-bot", str(e))
-            return
-        if self.seats[seat].kind != "empty":
-            if conn is not None:
-                self._error(conn, "seat-taken", f"seat {seat} is taken")
-            return
-        name = name.strip().lower()
-        self.seats[seat] = Seat("bot", None, name, name, True)
-        self.bot_objs.pop(seat, None)
-        await self._emit_room()
-        await self._maybe_start()
-
-    async def _on_remove_bot(self, conn: Conn, seat: int) -> None:
-        if not self._check_seat_no(conn, seat):
-            return
-        if self.seats[seat].kind != "bot":
-            self._error(conn, "bad-seat", f"no bot in seat {seat}")
-            return
-        if self.status == "playing":
-            self._error(conn, "wrong-phase", "bots stay until the match ends")
-            return
-        self.seats[seat] = Seat()
-        await self._emit_room()
-
-    async def _on_ready(self, conn: Conn, ready: bool) -> None:
-        if conn.seat is None:
-            self._error(conn, "not-seated", "take a seat first")
-            return
-        self.seats[conn.seat].ready = ready
-        await self._emit_room()
-        await self._maybe_start()
-
-    async def _on_chat(self, conn: Conn, text: str) -> None:
-        text = text.strip()
-        if not text or len(text) > 500:
-            self._error(conn, "bad-chat", "chat lines are 1..500 characters")
-            return
-        self.seq += 1
-        msg = wire.ChatLine(
-            seq=self.seq, player=conn.player.id, name=conn.player.name, seat=conn.seat, text=text
-        )
-        self.chat.append(
-            {"seq": self.seq, "name": conn.player.name, "seat": conn.seat, "text": text}
-        )
-        await self._emit(msg, "chat", json.dumps({"player": conn.player.id, "text": text}))
-
-    async def _on_nudge(self, conn: Conn) -> None:
-        m = self.match
-        now = self._now()
-        actor = None if m is None else m.to_act
-        if actor is None or actor < 0 or self.seats[actor].kind != "human":
-            self._error(conn, "wrong-phase", "nobody to nudge")
-            return
-        if now - conn.last_nudge < 5.0:
-            self._error(conn, "rate-limited", "one nudge every 5 seconds")
-            return
-        conn.last_nudge = now
-        self.seq += 1
-        await self._emit(wire.NudgeMsg(seq=self.seq, by=conn.player.name, to=actor), "nudge", "")
-
-    async def _on_leave(self, conn: Conn) -> None:
-        if conn.seat is not None:
-            self.seats[conn.seat] = Seat()  # a bot plays it if a match is running
-            self.bot_objs.pop(conn.seat, None)
-            self._reseat()
-            await self._emit_room()
-        conn.close()
-
-    # ------------------------------------------------------------------ seats and matches
-
-    def _seat_of(self, player_id: str) -> int | None:
-        for i, s in enumerate(self.seats):
-            if s.kind == "human" and s.player == player_id:
-                return i
-        return None
-
-    def _reseat(self) -> None:
-        for c in self.conns:
-            c.seat = self._seat_of(c.player.id)
-
-    async def _maybe_start(self) -> None:
-        if self.status != "waiting":
-            return
-        if any(s.kind == "empty" or (s.kind == "human" and not s.ready) for s in self.seats):
-            return
-        self.match_no += 1
-        self.status = "playing"
-        self.match = MatchState.new(self.ruleset, self.match_seed())
-        self.actions = []
-        self.version += 1
-        self.bot_objs = {}
-        now = self._now()
-        self.next_deal_at = now
-        self.pause_until = 0.0
-        for i, s in enumerate(self.seats):
-            if s.kind == "human" and not any(c.seat == i for c in self.conns):
-                self.absent_since[i] = now
-        await self._emit_room()
-        self.seq += 1
-        started = self.match.deal.started_event()
-        await self._emit(
-            self._update_msg(self.seq),
-            "deal",
-            "",
-            events=[(None, wire.render_event(started))],
-        )
-
-    def _match_done(self) -> bool:
-        m = self.match
-        if m is None:
-            return False
-        return m.is_over or (self.max_deals is not None and len(m.history) >= self.max_deals)
-
-    async def _finish_match(self) -> None:
-        m = self.match
-        assert m is not None
-        result = record_result(m)
-        rec = GameRecord(
-            self.ruleset.to_dict(),
-            self.match_seed(),
-            None,
-            list(self.actions),
-            result,
-            [s.name or s.kind for s in self.seats],
-        )
-        humans = [(i, s.player) for i, s in enumerate(self.seats) if s.kind == "human"]
-        gid = await self.store.save_game(
-            self.rid, self.match_no, rec.to_json(), [(i, p) for i, p in humans if p]
-        )
-        self.status = "waiting"
-        self.match = None
-        self.version += 1
-        for s in self.seats:
-            if s.kind == "human":
-                s.ready = False
-        self.absent_since.clear()
-        self.seq += 1
-        await self._emit(
-            wire.MatchOver(seq=self.seq, game=gid, result=result),
-            "match_over",
-            json.dumps({"game": gid}),
-            persist=True,
-        )
-        await self._emit_room()
-
-    # ------------------------------------------------------------------ applying actions
-
-    def _team_levels(self) -> list[str]:
-        m = self.match
-        if m is None:
-            return []
-        return [RANKS[self.ruleset.level_sequence[i]] for i in m.team_levels]
-
-    def _seat_levels(self) -> list[str]:
-        m = self.match
-        if m is None:
-            return []
-        return [RANKS[self.ruleset.level_sequence[i]] for i in m.levels]
-
-    def _update_msg(self, seq: int) -> wire.Update:
-        m = self.match
-        assert m is not None
-        return wire.Update(
-            seq=seq,
-            events=[],
-            phase=m.deal.phase.value,
-            to_act=m.to_act,
-            deal_no=m.deal.deal_no,
-            match_no=self.match_no,
-            team_levels=self._team_levels(),
-            seat_levels=self._seat_levels(),
-        )
-
-    async def _apply(self, action: Action, conn: Conn | None) -> tuple[bool, list[Event]]:
-        """Check, log (before anyone hears of it), then broadcast one game action."""
-        m = self.match
-        assert m is not None
-        try:
-            new, events = m.apply(action)
-        except ShengjiError as e:
-            if conn is not None:
-                self._error(conn, e.reason.value, e.message)
-            return False, []
-        public = any(e.audience is None for e in events)
-        seq = self.seq + 1 if public else self.seq
-        text = str(action)
-        try:
-            await self.store.log(self.rid, seq, self.match_no, "action", text)
-        except Exception:
-            log.exception("room %s: could not log %s", self.code[:6], text)
-            if conn is not None:
-                self._error(conn, "storage", "the server could not record that; try again")
-            return False, []
-        self.seq = seq
-        self.match = new
-        self.version += 1
-        self.applied += 1
-        self.actions.append(text)
-        rendered = [(e.audience, wire.render_event(e)) for e in events]
-        audience = None if public else (events[0].audience if events else None)
-        self._publish(Entry(seq, self._update_msg(seq), rendered, audience))
-        if any(isinstance(e, DealEnded) for e in events):
-            self.pause_until = self._now() + self.settings.deal_end_pause_s
-            if new.history:
-                await self._settle(new.history[-1].deal_no)  # ratings / coins, once
-        if self._match_done():
-            await self._finish_match()
-        return True, events
-
-    async def _settle(self, deal_no: int) -> None:
-        """Settle the deal that just ended (and any earlier one left over) and tell the
-        room what the deal ``deal_no`` did to each seat (a ``settled`` message)."""
-        for d in await settle_new_deals(self):
-            if d.deal_no != deal_no:
-                continue
-            s = d.settlement
-            self.seq += 1
-            msg = wire.Settled(
-                seq=self.seq,
-                match_no=self.match_no,
-                deal_no=d.deal_no,
-                kind=self.stakes.kind,
-                settled=s is not None,
-                deltas=d.wire_deltas(),
-                reason="" if s is None else s.reason,
-                base=0 if s is None else s.base,
-                multiplier=1 if s is None else s.multiplier,
-            )
-            await self._emit(msg, "settled", msgspec.json.encode(msg).decode())
-
-    async def _emit(
-        self,
-        msg: wire.ServerMsg,
-        kind: str,
-        data: str,
-        events: list[tuple[int | None, dict[str, Any]]] | None = None,
-        persist: bool = False,
-    ) -> None:
-        """Log one sequenced message (``self.seq`` already advanced), then send it."""
-        await self.store.log(
-            self.rid,
-            self.seq,
-            self.match_no,
-            kind,
-            data,
-            self.room_state() if persist else None,
-        )
-        self._publish(Entry(self.seq, msg, events))
-
-    async def _emit_room(self) -> None:
-        self.seq += 1
-        await self._emit(wire.RoomUpdate(seq=self.seq, room=self.info()), "room", "", persist=True)
-
-    def _publish(self, entry: Entry) -> None:
-        self.log.append(entry)
-        while len(self.log) > self.settings.log_size:
-            self.log_floor = self.log.popleft().seq
-        for c in list(self.conns):
-            if entry.audience is None or c.seat == entry.audience:
-                c.send(entry.data_for(c.seat))
-
-    # ------------------------------------------------------------------ views
-
-    def info(self) -> wire.RoomInfo:
-        """The room as the lobby shows it."""
-        connected = {c.seat for c in self.conns if c.seat is not None}
-        now = self._now()
-        playing = self.status == "playing"
-        return wire.RoomInfo(
-            code=self.code,
-            preset=self.preset,
-            ruleset=self.ruleset.to_dict(),
-            status=self.status,
-            match_no=self.match_no,
-            max_deals=self.max_deals,
-            private=self.private,
-            seats=[
-                wire.SeatInfo(
-                    seat=i,
-                    kind=s.kind,
-                    name=s.name,
-                    player=s.player,
-                    bot=s.bot,
-                    ready=s.ready,
-                    connected=i in connected,
-                    substitute=playing and s.kind != "bot" and self.bot_controls(i, now),
-                )
-                for i, s in enumerate(self.seats)
-            ],
-            spectators=sum(1 for c in self.conns if c.seat is None),
-            stakes=stakes_info(self.stakes),
-        )
-
-    def _snapshot(self, seat: int | None) -> bytes:
-        m = self.match
-        game = None
-        if m is not None:
-            view = public_view(m.deal) if seat is None else view_for(m.deal, seat)
-            game = wire.render_view(
-                view, self._team_levels(), m.is_over, m.winner, self._seat_levels()
-            )
-        return wire.encode(
-            wire.Snapshot(seq=self.seq, room=self.info(), game=game, chat=list(self.chat))
-        )
+    def _presence_soon(self) -> None:
+        if self._presence_timer is None:
+            self._presence_timer = asyncio.get_running_loop().call_soon(self._presence)
 
     def _presence(self) -> None:
-        seen: dict[str, dict[str, Any]] = {}
-        for c in self.conns:
-            seen[c.player.id] = {"player": c.player.id, "name": c.player.name, "seat": c.seat}
-        data = wire.encode(wire.Presence(seq=self.seq, players=list(seen.values())))
-        for c in list(self.conns):
-            c.send(data)
+        self._presence_timer = None
+        seen: dict[str, wire.PresenceEntry] = {}
+        for v in self.table.conns.values():
+            seen[v.player] = wire.PresenceEntry(player=v.player, name=v.name, seat=v.seat)
+        data = wire.encode(wire.Presence(seq=self.table.seq, players=list(seen.values())))
+        for conn_id in self.table.conns:
+            c = self.conns.get(conn_id)
+            if c is not None:
+                c.send(data)

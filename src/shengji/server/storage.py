@@ -264,9 +264,17 @@ class Store:
             try:
                 async with self.sessions.begin() as session:
                     logs = [v for (op, v), _ in batch if op == "log"]
+                    logs += [r for (op, v), _ in batch if op == "batch" for r in v["rows"]]
                     if logs:
                         await session.execute(insert(LogRow), logs)
                     for (op, v), _ in batch:
+                        if op == "batch" and v["room"] is not None:
+                            room = v["room"]
+                            await session.execute(
+                                update(RoomRow)
+                                .where(RoomRow.id == room["id"])
+                                .values(state=room["state"])
+                            )
                         if op == "room":
                             rid = v["id"]
                             vals = {k: x for k, x in v.items() if k != "id"}
@@ -310,6 +318,50 @@ class Store:
         self._queue.put_nowait((("room", {"id": room_id, "state": json.dumps(room_state)}), fut2))
         await fut
         await fut2
+
+    async def log_rows(
+        self,
+        room_id: int,
+        rows: Sequence[tuple[int, int, str, str]],
+        room_state: dict[str, Any] | None = None,
+    ) -> None:
+        """Append room messages ``(seq, match_no, kind, data)`` and, if given, the room's new
+        state, all in one transaction (a table's batch); returns once committed."""
+        now = time.time()
+        batch = {
+            "rows": [
+                {
+                    "room_id": room_id,
+                    "seq": seq,
+                    "match_no": match_no,
+                    "kind": kind,
+                    "data": data,
+                    "at": now,
+                }
+                for seq, match_no, kind, data in rows
+            ],
+            "room": None
+            if room_state is None
+            else {"id": room_id, "state": json.dumps(room_state)},
+        }
+        await self._write("batch", batch)
+
+    async def has_log_row(self, room_id: int, seq: int, kind: str, data: str) -> bool:
+        """Whether the room's log holds this row (a retried write asks before writing)."""
+        async with self.sessions() as s:
+            found = (
+                await s.execute(
+                    select(LogRow.id)
+                    .where(
+                        LogRow.room_id == room_id,
+                        LogRow.seq == seq,
+                        LogRow.kind == kind,
+                        LogRow.data == data,
+                    )
+                    .limit(1)
+                )
+            ).scalar_one_or_none()
+        return found is not None
 
     # ------------------------------------------------------------------ players
 
@@ -415,8 +467,18 @@ class Store:
     async def save_game(
         self, room_id: int, match_no: int, record: str, players: Sequence[tuple[int, str]]
     ) -> int:
-        """Store a finished match; ``players`` are ``(seat, player_id)`` of the humans."""
+        """Store a finished match; ``players`` are ``(seat, player_id)`` of the humans. A
+        match stored before (a retried write, a restart while finishing) keeps its id."""
         async with self.sessions.begin() as s:
+            known = (
+                await s.execute(
+                    select(GameRow.id).where(
+                        GameRow.room_id == room_id, GameRow.match_no == match_no
+                    )
+                )
+            ).scalar_one_or_none()
+            if known is not None:
+                return int(known)
             row = GameRow(room_id=room_id, match_no=match_no, record=record, finished=time.time())
             s.add(row)
             await s.flush()

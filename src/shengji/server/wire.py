@@ -368,10 +368,18 @@ class NudgeMsg(ServerMsg, tag="nudge"):
     to: int
 
 
+class PresenceEntry(msgspec.Struct, kw_only=True):
+    """One connected player and the seat it plays (null: watching)."""
+
+    player: str
+    name: str
+    seat: int | None
+
+
 class Presence(ServerMsg, tag="presence"):
     """Who is connected now (not logged: ``seq`` is the current one)."""
 
-    players: list[dict[str, Any]]
+    players: list[PresenceEntry]
 
 
 class HintMsg(ServerMsg, tag="hint"):
