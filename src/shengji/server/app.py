@@ -118,6 +118,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(401, "unknown token")
         return player
 
+    async def optional_player(authorization: str | None) -> Player | None:
+        """The signed-in player; None without a header or with an unknown token."""
+        if not authorization or not authorization.lower().startswith("bearer "):
+            return None
+        return await store().player_by_token(authorization[7:].strip())
+
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
         return {"ok": True, "rooms": len(lobby().rooms)}
@@ -171,11 +177,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _room_json(room)
 
     @app.get("/api/players/{pid}/games")
-    async def player_games(pid: str) -> dict[str, Any]:
+    async def player_games(
+        pid: str, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
         player = await store().player(pid)
         if player is None:
             raise HTTPException(404, "no such player")
-        return {"player": pid, "name": player.name, "games": await store().games_of(pid)}
+        viewer = await optional_player(authorization)
+        games = await store().games_of(pid, private=viewer is not None and viewer.id == pid)
+        return {"player": pid, "name": player.name, "games": games}
 
     @app.get("/api/leaderboard")
     async def leaderboard(kind: str = "rating", limit: int = 50) -> dict[str, Any]:
@@ -195,9 +205,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"player": pid, "name": player.name, **await store().stakes_of(pid, limit)}
 
     @app.get("/api/games/{gid}")
-    async def get_game(gid: int) -> Response:
-        record = await store().game(gid)
-        if record is None:
+    async def get_game(gid: int, authorization: str | None = Header(default=None)) -> Response:
+        viewer = await optional_player(authorization)  # a private room's: its players only
+        record = await store().game_for(gid, None if viewer is None else viewer.id)
+        if record is None:  # also for a stranger: a private game's id says nothing
             raise HTTPException(404, "no such game")
         return Response(record, media_type="application/json")
 

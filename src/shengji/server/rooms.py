@@ -37,6 +37,7 @@ from shengji.core.state import Phase
 from shengji.core.views import public_view, view_for
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner, fallback
+from shengji.server.seeds import match_seed, new_match_seed
 from shengji.server.settings import Settings
 from shengji.server.stakes import PLAIN, StakeRules, settle_deals, settle_new_deals, stakes_info
 from shengji.server.storage import Player, Store
@@ -203,6 +204,8 @@ class Room:
         self.seats = [Seat() for _ in range(ruleset.players)]
         self.status = "waiting"
         self.match_no = 0
+        self.drawn_seed: str | None = None
+        """The current match's secret seed (server/seeds.py); None between matches."""
         self.match: MatchState | None = None
         self.actions: list[str] = []
         self.version = 0
@@ -232,11 +235,14 @@ class Room:
 
     def room_state(self) -> dict[str, Any]:
         """What the ``rooms`` row keeps: seating, status, match number."""
-        return {
+        state: dict[str, Any] = {
             "seats": [asdict(s) for s in self.seats],
             "status": self.status,
             "match_no": self.match_no,
         }
+        if self.drawn_seed is not None:
+            state["match_seed"] = self.drawn_seed  # the row is never sent to clients
+        return state
 
     def restore(self, state: dict[str, Any], last_seq: int, actions: list[str]) -> None:
         """Put a new room back as it was: seating from its row, the match replayed from its
@@ -245,6 +251,8 @@ class Room:
         room.seats = [Seat(**s) for s in state.get("seats", [])] or room.seats
         room.status = str(state.get("status", "waiting"))
         room.match_no = int(state.get("match_no", 0))
+        drawn = state.get("match_seed")
+        room.drawn_seed = str(drawn) if drawn is not None and room.status == "playing" else None
         room.seq = last_seq
         room.log_floor = last_seq + 1  # the log is gone: clients from before get a snapshot
         if room.status == "playing":
@@ -262,7 +270,7 @@ class Room:
 
     def match_seed(self) -> str:
         """The seed of the current match (secret until the match is over)."""
-        return f"{self.seed}/{self.match_no}"
+        return match_seed(self.seed, self.match_no, self.drawn_seed)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -756,6 +764,7 @@ class Room:
             return
         self.match_no += 1
         self.status = "playing"
+        self.drawn_seed = new_match_seed()  # durable with the room row before any card
         self.match = MatchState.new(self.ruleset, self.match_seed())
         self.actions = []
         self.version += 1
@@ -800,6 +809,7 @@ class Room:
         )
         self.status = "waiting"
         self.match = None
+        self.drawn_seed = None  # revealed in the record; the next match draws its own
         self.version += 1
         for s in self.seats:
             if s.kind == "human":

@@ -424,17 +424,21 @@ class Store:
                 s.add(GamePlayerRow(game_id=row.id, seat=seat, player_id=pid))
             return row.id
 
-    async def games_of(self, player_id: str) -> list[dict[str, Any]]:
-        """The games a player sat in, newest first."""
+    async def games_of(self, player_id: str, private: bool = False) -> list[dict[str, Any]]:
+        """The games a player sat in, newest first; those of private rooms only if
+        ``private`` (the player asking about itself)."""
+        query = (
+            select(GameRow.id, GameRow.match_no, GameRow.finished, GamePlayerRow.seat)
+            .join(GamePlayerRow, GamePlayerRow.game_id == GameRow.id)
+            .where(GamePlayerRow.player_id == player_id)
+            .order_by(GameRow.id.desc())
+        )
+        if not private:
+            query = query.join(RoomRow, RoomRow.id == GameRow.room_id).where(
+                RoomRow.private.is_(False)
+            )
         async with self.sessions() as s:
-            rows = (
-                await s.execute(
-                    select(GameRow.id, GameRow.match_no, GameRow.finished, GamePlayerRow.seat)
-                    .join(GamePlayerRow, GamePlayerRow.game_id == GameRow.id)
-                    .where(GamePlayerRow.player_id == player_id)
-                    .order_by(GameRow.id.desc())
-                )
-            ).all()
+            rows = (await s.execute(query)).all()
         return [{"id": r[0], "match_no": r[1], "finished": r[2], "seat": r[3]} for r in rows]
 
     async def game(self, game_id: int) -> str | None:
@@ -442,6 +446,33 @@ class Store:
         async with self.sessions() as s:
             row = await s.get(GameRow, game_id)
         return None if row is None else row.record
+
+    async def game_for(self, game_id: int, viewer: str | None) -> str | None:
+        """A game's record JSON if ``viewer`` (a player id; None: someone not signed in) may read it: a
+        public room's games are open to all, a private room's only to its players."""
+        async with self.sessions() as s:
+            found = (
+                await s.execute(
+                    select(GameRow.record, RoomRow.private)
+                    .join(RoomRow, RoomRow.id == GameRow.room_id)
+                    .where(GameRow.id == game_id)
+                )
+            ).first()
+            if found is None:
+                return None
+            record, private = found
+            if not private:
+                return str(record)
+            if viewer is None:
+                return None
+            seats = (
+                await s.execute(
+                    select(GamePlayerRow.seat).where(
+                        GamePlayerRow.game_id == game_id, GamePlayerRow.player_id == viewer
+                    )
+                )
+            ).first()
+        return str(record) if seats is not None else None
 
     # ------------------------------------------------------------------ stakes
 

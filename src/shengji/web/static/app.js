@@ -836,7 +836,8 @@ function MatchOver() {
     <div class="dialog" data-testid="match-over">
       <h2>${t("match.over")}</h2>
       <p data-testid="match-winner">${who != null ? t("match.winner", { team: who }) : t("match.ended")}</p>
-      <p><a href=${"/api/games/" + mo.game} target="_blank">${t("match.record")}</a></p>
+      <p><a href=${"/api/games/" + mo.game} target="_blank" data-testid="record"
+        onClick=${state.room && state.room.private ? (e) => { e.preventDefault(); S.downloadRecord(mo.game); } : null}>${t("match.record")}</a></p>
       <div class="row">
         ${state.seat != null ? html`<button class="primary" data-testid="again"
           onClick=${() => { S.send({ t: "ready", ready: true }); S.set({ matchOver: null }); }}>${t("match.again")}</button>` : null}

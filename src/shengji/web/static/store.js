@@ -108,6 +108,15 @@ export async function createRoom(body) {
   return room.code;
 }
 
+/** Save a finished match's record (a private room's needs the token: no plain link). */
+export async function downloadRecord(game) {
+  const record = await api(`/api/games/${game}`);
+  const url = URL.createObjectURL(new Blob([JSON.stringify(record)], { type: "application/json" }));
+  const a = Object.assign(document.createElement("a"), { href: url, download: `shengji-game-${game}.json` });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 // ------------------------------------------------------------------------------ socket
 
 let ws = null;
