@@ -39,7 +39,15 @@ from shengji.server import wire
 from shengji.server.bots_runner import BotRunner, fallback
 from shengji.server.seeds import match_seed, new_match_seed
 from shengji.server.settings import Settings
-from shengji.server.stakes import PLAIN, StakeRules, settle_deals, settle_new_deals, stakes_info
+from shengji.server.stakes import (
+    PLAIN,
+    StakeRules,
+    fix_roster,
+    rosters_from_state,
+    settle_deals,
+    settle_new_deals,
+    stakes_info,
+)
 from shengji.server.storage import Player, Store
 
 log = logging.getLogger("shengji.server.rooms")
@@ -230,6 +238,9 @@ class Room:
         self.applied = 0
         self.stakes: StakeRules = PLAIN
         """What the room plays for (server/stakes.py); the lobby sets it."""
+        self.rosters: dict[int, list[str | None]] = {}
+        """Per deal of the match, who is settled for it: the players seated when its first
+        card was dealt (server/stakes.py ``fix_roster``)."""
 
     # ------------------------------------------------------------------ state in the DB
 
@@ -242,6 +253,8 @@ class Room:
         }
         if self.drawn_seed is not None:
             state["match_seed"] = self.drawn_seed  # the row is never sent to clients
+        if self.rosters:
+            state["rosters"] = {str(k): v for k, v in self.rosters.items()}
         return state
 
     def restore(self, state: dict[str, Any], last_seq: int, actions: list[str]) -> None:
@@ -253,6 +266,7 @@ class Room:
         room.match_no = int(state.get("match_no", 0))
         drawn = state.get("match_seed")
         room.drawn_seed = str(drawn) if drawn is not None and room.status == "playing" else None
+        room.rosters = rosters_from_state(state) if room.status == "playing" else {}
         room.seq = last_seq
         room.log_floor = last_seq + 1  # the log is gone: clients from before get a snapshot
         if room.status == "playing":
@@ -765,6 +779,7 @@ class Room:
         self.match_no += 1
         self.status = "playing"
         self.drawn_seed = new_match_seed()  # durable with the room row before any card
+        self.rosters = {}
         self.match = MatchState.new(self.ruleset, self.match_seed())
         self.actions = []
         self.version += 1
@@ -810,6 +825,7 @@ class Room:
         self.status = "waiting"
         self.match = None
         self.drawn_seed = None  # revealed in the record; the next match draws its own
+        self.rosters = {}
         self.version += 1
         for s in self.seats:
             if s.kind == "human":
@@ -865,8 +881,18 @@ class Room:
         public = any(e.audience is None for e in events)
         seq = self.seq + 1 if public else self.seq
         text = str(action)
+        first_card = isinstance(action, Deal) and m.deal.n_dealt == 0
+        if first_card:  # who is settled for this deal: the seats now (decision 130)
+            fix_roster(self, m.deal.deal_no)
         try:
-            await self.store.log(self.rid, seq, self.match_no, "action", text)
+            await self.store.log(
+                self.rid,
+                seq,
+                self.match_no,
+                "action",
+                text,
+                self.room_state() if first_card else None,
+            )
         except Exception:
             log.exception("room %s: could not log %s", self.code[:6], text)
             if conn is not None:
@@ -903,6 +929,7 @@ class Room:
                 kind=self.stakes.kind,
                 settled=s is not None,
                 deltas=d.wire_deltas(),
+                players=list(d.players),
                 reason="" if s is None else s.reason,
                 base=0 if s is None else s.base,
                 multiplier=1 if s is None else s.multiplier,

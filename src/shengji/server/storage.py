@@ -263,15 +263,16 @@ class Store:
                 batch.append(self._queue.get_nowait())
             try:
                 async with self.sessions.begin() as session:
-                    logs = [v for (op, v), _ in batch if op == "log"]
+                    logs = [v["row"] for (op, v), _ in batch if op == "log"]
                     if logs:
                         await session.execute(insert(LogRow), logs)
                     for (op, v), _ in batch:
-                        if op == "room":
-                            rid = v["id"]
-                            vals = {k: x for k, x in v.items() if k != "id"}
+                        room = v.get("room")
+                        if op == "log" and room is not None:
                             await session.execute(
-                                update(RoomRow).where(RoomRow.id == rid).values(**vals)
+                                update(RoomRow)
+                                .where(RoomRow.id == room["id"])
+                                .values(state=room["state"])
                             )
                 self.commits += 1
                 for _, fut in batch:
@@ -291,8 +292,8 @@ class Store:
         data: str,
         room_state: dict[str, Any] | None = None,
     ) -> None:
-        """Append one room message (and the room's new seating, if given); returns once
-        committed."""
+        """Append one room message (and the room's new state, if given, in the same
+        transaction: both or neither); returns once committed."""
         row = {
             "room_id": room_id,
             "seq": seq,
@@ -301,15 +302,8 @@ class Store:
             "data": data,
             "at": time.time(),
         }
-        if room_state is None:
-            await self._write("log", row)
-            return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        fut2: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((("log", row), fut))
-        self._queue.put_nowait((("room", {"id": room_id, "state": json.dumps(room_state)}), fut2))
-        await fut
-        await fut2
+        room = None if room_state is None else {"id": room_id, "state": json.dumps(room_state)}
+        await self._write("log", {"row": row, "room": room})
 
     # ------------------------------------------------------------------ players
 

@@ -336,6 +336,10 @@ class Settled(ServerMsg, tag="settled"):
     """Rating points per player (after the bracket) or X (coins, 欢乐豆)."""
     multiplier: int = 1
     """The rating bracket's ×1/×2/×3."""
+    players: list[str | None] = msgspec.field(default_factory=list)
+    """Per seat, the player settled for the deal: who sat there when its first card was dealt
+    (a player who left since still pays; one who took the seat since is not charged); null
+    for a bot or an empty seat."""
 
 
 class Error(ServerMsg, tag="error"):
