@@ -23,10 +23,12 @@ from shengji.bots.registry import bot_factory, bot_names
 from shengji.core.ruleset import PRESETS
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner
+from shengji.server.health import STORAGE_DOWN, health_response, install_storage_handler
 from shengji.server.lobby import Lobby, LobbyError, preset_catalog
 from shengji.server.rooms import Conn, Room
 from shengji.server.settings import Settings
 from shengji.server.storage import Player, Store
+from shengji.server.write_faults import is_storage_fault
 
 log = logging.getLogger("shengji.server")
 
@@ -101,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="shengji", version="1", lifespan=lifespan)
     app.state.settings = settings
+    install_storage_handler(app)  # a full disk or a lost database: 503, never a bare 500
 
     def lobby() -> Lobby:
         lob: Lobby = app.state.lobby
@@ -125,8 +128,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await store().player_by_token(authorization[7:].strip())
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
-        return {"ok": True, "rooms": len(lobby().rooms)}
+    async def healthz() -> Response:
+        return health_response(store().health, len(lobby().rooms))  # 503 while writes fail
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
@@ -274,7 +277,15 @@ async def _serve_socket(
         )
         await ws.close(4400)
         return
-    player = await store.player_by_token(hello.token)
+    try:
+        player = await store.player_by_token(hello.token)
+    except Exception as e:
+        if not is_storage_fault(e):
+            raise
+        store.health.failed(e)
+        await _send_now(ws, wire.Error(seq=room.seq, code="storage", message=STORAGE_DOWN))
+        await ws.close(1013)  # try again later
+        return
     if player is None:
         await _send_now(ws, wire.Error(seq=room.seq, code="auth", message="unknown token"))
         await ws.close(4401)

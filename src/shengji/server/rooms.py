@@ -45,10 +45,11 @@ from shengji.server.stakes import (
     fix_roster,
     rosters_from_state,
     settle_deals,
-    settle_new_deals,
+    settle_unsettled,
     stakes_info,
 )
 from shengji.server.storage import Player, Store
+from shengji.server.write_faults import DurableWrites, WritesStopped
 
 log = logging.getLogger("shengji.server.rooms")
 
@@ -241,6 +242,18 @@ class Room:
         self.rosters: dict[int, list[str | None]] = {}
         """Per deal of the match, who is settled for it: the players seated when its first
         card was dealt (server/stakes.py ``fix_roster``)."""
+        self.writes = DurableWrites(
+            f"room {code[:6]}",
+            self._storage_paused,
+            self._storage_resumed,
+            settings.storage_retry_first_s,
+            settings.storage_retry_max_s,
+        )
+        """Every write of the room: retried until durable (server/write_faults.py)."""
+        self._joined_in_pause: set[Conn] = set()
+        self.sent_seq = 0
+        """The ``seq`` of the last sequenced message sent (``seq`` may be one ahead of it
+        while that message waits for its write)."""
 
     # ------------------------------------------------------------------ state in the DB
 
@@ -267,7 +280,7 @@ class Room:
         drawn = state.get("match_seed")
         room.drawn_seed = str(drawn) if drawn is not None and room.status == "playing" else None
         room.rosters = rosters_from_state(state) if room.status == "playing" else {}
-        room.seq = last_seq
+        room.seq = room.sent_seq = last_seq
         room.log_floor = last_seq + 1  # the log is gone: clients from before get a snapshot
         if room.status == "playing":
             m = MatchState.new(room.ruleset, room.match_seed())
@@ -296,6 +309,7 @@ class Room:
         """Stop the task, timers and bot moves in flight."""
         if self.task is None:
             return
+        self.writes.stop()  # a write failing now is given up (it was never sent)
         self.inbox.put_nowait(("stop",))
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
@@ -320,6 +334,8 @@ class Room:
                 return
             try:
                 await self._handle(cmd)
+            except WritesStopped:
+                return
             except Exception:
                 log.exception("room %s: command %s failed", self.code[:6], cmd[0])
             self._schedule()
@@ -329,6 +345,9 @@ class Room:
     async def join(self, conn: Conn, last_seq: int | None) -> None:
         """Register a connection; it gets a welcome, then missed messages or a snapshot."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self.writes.paused:  # the room answers once its writes succeed again
+            self._joined_in_pause.add(conn)
+            conn.send(wire.encode(wire.Paused(seq=self.sent_seq, reason="storage")))
         self.inbox.put_nowait(("join", conn, last_seq, fut))
         await fut
 
@@ -501,6 +520,7 @@ class Room:
         await self._apply(action, None)
 
     def _on_join(self, conn: Conn, last_seq: int | None) -> None:
+        self._joined_in_pause.discard(conn)
         self.conns.add(conn)
         conn.seat = self._seat_of(conn.player.id)
         if conn.seat is not None:
@@ -819,8 +839,9 @@ class Room:
             [s.name or s.kind for s in self.seats],
         )
         humans = [(i, s.player) for i, s in enumerate(self.seats) if s.kind == "human"]
-        gid = await self.store.save_game(
-            self.rid, self.match_no, rec.to_json(), [(i, p) for i, p in humans if p]
+        players = [(i, p) for i, p in humans if p]
+        gid = await self.writes.write(
+            lambda: self.store.save_game(self.rid, self.match_no, rec.to_json(), players)
         )
         self.status = "waiting"
         self.match = None
@@ -884,15 +905,13 @@ class Room:
         first_card = isinstance(action, Deal) and m.deal.n_dealt == 0
         if first_card:  # who is settled for this deal: the seats now (decision 130)
             fix_roster(self, m.deal.deal_no)
-        try:
-            await self.store.log(
-                self.rid,
-                seq,
-                self.match_no,
-                "action",
-                text,
-                self.room_state() if first_card else None,
+        state = self.room_state() if first_card else None
+        try:  # a storage fault is retried until durable: nothing is sent before
+            await self.writes.write(
+                lambda: self.store.log(self.rid, seq, self.match_no, "action", text, state)
             )
+        except WritesStopped:
+            raise
         except Exception:
             log.exception("room %s: could not log %s", self.code[:6], text)
             if conn is not None:
@@ -917,7 +936,14 @@ class Room:
     async def _settle(self, deal_no: int) -> None:
         """Settle the deal that just ended (and any earlier one left over) and tell the
         room what the deal ``deal_no`` did to each seat (a ``settled`` message)."""
-        for d in await settle_new_deals(self):
+        try:  # settling twice changes nothing: a storage fault is retried
+            deals = await self.writes.write(lambda: settle_unsettled(self))
+        except WritesStopped:
+            raise
+        except Exception:
+            log.exception("room %s: stakes not settled (retried on restart)", self.code[:6])
+            deals = []
+        for d in deals:
             if d.deal_no != deal_no:
                 continue
             s = d.settlement
@@ -945,13 +971,9 @@ class Room:
         persist: bool = False,
     ) -> None:
         """Log one sequenced message (``self.seq`` already advanced), then send it."""
-        await self.store.log(
-            self.rid,
-            self.seq,
-            self.match_no,
-            kind,
-            data,
-            self.room_state() if persist else None,
+        seq, state = self.seq, self.room_state() if persist else None
+        await self.writes.write(
+            lambda: self.store.log(self.rid, seq, self.match_no, kind, data, state)
         )
         self._publish(Entry(self.seq, msg, events))
 
@@ -959,7 +981,21 @@ class Room:
         self.seq += 1
         await self._emit(wire.RoomUpdate(seq=self.seq, room=self.info()), "room", "", persist=True)
 
+    def _storage_paused(self, reason: str) -> None:
+        """A write failed: tell every client the table waits (nothing was lost)."""
+        data = wire.encode(wire.Paused(seq=self.sent_seq, reason=reason))
+        for c in list(self.conns):
+            c.send(data)
+
+    def _storage_resumed(self, _took_s: float) -> None:
+        """Writes succeed again: the table goes on (the held message follows at once)."""
+        data = wire.encode(wire.Resumed(seq=self.sent_seq))
+        for c in [*self.conns, *self._joined_in_pause]:
+            c.send(data)
+        self._joined_in_pause.clear()
+
     def _publish(self, entry: Entry) -> None:
+        self.sent_seq = entry.seq
         self.log.append(entry)
         while len(self.log) > self.settings.log_size:
             self.log_floor = self.log.popleft().seq

@@ -8,22 +8,25 @@ before it is broadcast), ``games`` (finished matches as GameRecord JSON) and
 key that keeps settling idempotent) and ``stake_ledger`` (one row per player per deal).
 Writes go through one writer task that commits whatever is queued in one transaction (group
 commit), so a busy server pays one commit for many tables; a deal's stakes are settled in a
-transaction of their own (``settle_deal``).
+transaction of their own (``settle_deal``). Every write reports to ``Store.health``
+(server/write_faults.py): while writes fail, ``/healthz`` says so and a ``heartbeat`` row is
+rewritten with backoff until the database takes writes again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import secrets
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -47,6 +50,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from shengji.core.stakes import Settlement, StakeRules, settle
 from shengji.core.state import DealResult
+from shengji.server.write_faults import WriteHealth, is_storage_fault
 
 
 class Base(DeclarativeBase):
@@ -180,6 +184,14 @@ class LedgerRow(Base):
     )
 
 
+class HeartbeatRow(Base):
+    """One row the health probe rewrites to learn whether the database takes writes."""
+
+    __tablename__ = "heartbeat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
 def hash_token(token: str) -> str:
     """What is stored of a session token (never the token itself)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -214,6 +226,22 @@ class StoredRoom:
 
 _Op = tuple[str, dict[str, Any]]
 
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _reports_health(
+    write: Callable[Concatenate[Store, _P], Coroutine[Any, Any, _R]],
+) -> Callable[Concatenate[Store, _P], Coroutine[Any, Any, _R]]:
+    """A write of the store that reports to ``Store.health`` (a fault, or a success)."""
+
+    async def watched(store: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with store.health.watch():
+            return await write(store, *args, **kwargs)
+
+    functools.update_wrapper(watched, write)
+    return watched
+
 
 class Store:
     """The repository. ``start()`` creates the schema and the writer task."""
@@ -231,6 +259,8 @@ class Store:
         self._queue: asyncio.Queue[tuple[_Op, asyncio.Future[None]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0
+        self.health = WriteHealth(self.probe)
+        """Whether writes succeed now (``/healthz``); every write reports to it."""
 
     async def start(self) -> None:
         """Create missing tables and start the group-commit writer."""
@@ -247,7 +277,18 @@ class Store:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
+        await self.health.close()
         await self.engine.dispose()
+
+    @_reports_health
+    async def probe(self) -> None:
+        """Rewrite the heartbeat row: a write of no consequence (the health probe)."""
+        async with self.sessions.begin() as s:
+            row = await s.get(HeartbeatRow, 1)
+            if row is None:
+                s.add(HeartbeatRow(id=1, at=time.time()))
+            else:
+                row.at = time.time()
 
     # ------------------------------------------------------------------ the writer
 
@@ -275,10 +316,13 @@ class Store:
                                 .values(state=room["state"])
                             )
                 self.commits += 1
+                self.health.succeeded()
                 for _, fut in batch:
                     if not fut.done():
                         fut.set_result(None)
-            except Exception as exc:  # the rooms waiting on it report the failure
+            except Exception as exc:  # the rooms waiting on it retry (write_faults.py)
+                if is_storage_fault(exc):
+                    self.health.failed(exc)
                 for _, fut in batch:
                     if not fut.done():
                         fut.set_exception(exc)
@@ -307,6 +351,7 @@ class Store:
 
     # ------------------------------------------------------------------ players
 
+    @_reports_health
     async def create_player(self, name: str) -> tuple[Player, str]:
         """A new guest and its session token (shown once)."""
         token = secrets.token_urlsafe(32)
@@ -333,6 +378,7 @@ class Store:
 
     # ------------------------------------------------------------------ rooms
 
+    @_reports_health
     async def create_room(
         self,
         code: str,
@@ -406,6 +452,7 @@ class Store:
 
     # ------------------------------------------------------------------ games
 
+    @_reports_health
     async def save_game(
         self, room_id: int, match_no: int, record: str, players: Sequence[tuple[int, str]]
     ) -> int:
@@ -442,8 +489,8 @@ class Store:
         return None if row is None else row.record
 
     async def game_for(self, game_id: int, viewer: str | None) -> str | None:
-        """A game's record JSON if ``viewer`` (a player id; None: someone not signed in) may read it: a
-        public room's games are open to all, a private room's only to its players."""
+        """A game's record JSON if ``viewer`` (a player id; None: not signed in) may read it:
+        a public room's games are open to all, a private room's only to its players."""
         async with self.sessions() as s:
             found = (
                 await s.execute(
@@ -470,6 +517,7 @@ class Store:
 
     # ------------------------------------------------------------------ stakes
 
+    @_reports_health
     async def settle_deal(
         self,
         room_id: int,

@@ -342,6 +342,18 @@ class Settled(ServerMsg, tag="settled"):
     for a bot or an empty seat."""
 
 
+class Paused(ServerMsg, tag="paused"):
+    """v2: the table waits because the server cannot write its log now (``reason``
+    ``"storage"``); it retries by itself and sends ``resumed``. Nothing is lost: whatever
+    was sent before stays, and actions sent meanwhile are handled in order after it."""
+
+    reason: str
+
+
+class Resumed(ServerMsg, tag="resumed"):
+    """v2: writes succeed again and the table goes on (after a ``paused``)."""
+
+
 class Error(ServerMsg, tag="error"):
     """A refused message: nothing changed."""
 

@@ -1007,6 +1007,7 @@ function Notice() {
   const conn = state.code && state.conn !== "open" && state.room ? t("room.reconnecting") : null;
   return html`<div class="notices">
     ${conn ? html`<div class="notice warn" data-testid="reconnecting">${conn}</div>` : null}
+    ${state.paused && !conn ? html`<div class="notice warn" role="status" data-testid="paused">${t("room.paused")}</div>` : null}
     ${n ? html`<div class=${"notice " + n.kind} data-testid="notice">${noticeText(n)}</div>` : null}
   </div>`;
 }
