@@ -46,8 +46,9 @@ def test_the_table_shows_a_storage_pause_and_goes_on(
         expect(banner).to_contain_text("服务器暂时无法保存")
         page.screenshot(path=artifacts / "paused-zh-1280x800.png")
         fault.off()
-        expect(banner).to_be_hidden()
-        expect(page.get_by_test_id("notice")).to_contain_text("牌局继续")
+        expect(banner).to_be_hidden()  # (a short "the table goes on" notice shows, unless
+        # the play itself brings one, a failed throw's)
+        assert page.evaluate("() => window.__shengji.paused") is False
         page.wait_for_function("(n) => window.__shengji.game.hand.length < n", arg=cards)
         assert errors == []
         ctx.close()
