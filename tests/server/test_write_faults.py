@@ -349,3 +349,28 @@ def test_a_held_message_keeps_its_number_until_it_is_sent(tmp_path: Path) -> Non
         with sqlite3.connect(tmp_path / "shengji.db") as db:
             chats = db.execute("SELECT seq FROM room_log WHERE kind = 'chat'").fetchall()
         assert chats == [(before + 1,)]  # written once
+
+
+def test_a_server_stopped_during_an_outage_stops_and_a_restart_replays_the_log(
+    tmp_path: Path,
+) -> None:
+    settings, app = _faulty_server(tmp_path, bot_delay_s=0.02)
+    with live_server(settings, app) as base:
+        fault = WriteFault(app.state.store)
+        ann = new_player(base, "ann")
+        code = new_room(base, ann["token"], max_deals=1, bots=BOTS4)["code"]
+        watcher = Client(base, code, ann["token"])
+        watcher.wait(lambda m: m["t"] == "update" and m["phase"] == "playing")
+        fault.on()  # and it never ends: the server is stopped meanwhile
+        watcher.wait(lambda m: m["t"] == "paused")
+        seen = watcher.last_seq
+        watcher.close()
+        stopping = time.monotonic()
+    assert time.monotonic() - stopping < 10  # the held write is given up, not waited for
+    with live_server(fast_settings(str(tmp_path))) as base:  # the disk has room again
+        c = Client(base, code, ann["token"], last_seq=seen)
+        snap = c.wait(lambda m: m["t"] == "snapshot")
+        assert snap["room"]["status"] == "playing" and snap["seq"] >= seen
+        gid, _ = _play_until_over(c, None)
+        c.close()
+        _check_the_log_is_the_record(base, tmp_path, gid)

@@ -54,5 +54,5 @@ def install_storage_handler(app: FastAPI) -> None:
             store.health.failed(exc)
         return storage_unavailable()
 
-    for kind in (OSError, sa_exc.DBAPIError, sa_exc.DisconnectionError, sa_exc.TimeoutError):
+    for kind in (sa_exc.DBAPIError, sa_exc.DisconnectionError, sa_exc.TimeoutError):
         app.add_exception_handler(kind, on_error)

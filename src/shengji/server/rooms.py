@@ -318,7 +318,12 @@ class Room:
             self._timer.cancel()
         for t in list(self._tasks):
             t.cancel()
-        for c in list(self.conns):
+        while not self.inbox.empty():  # joins the room will not answer now: let them go
+            cmd = self.inbox.get_nowait()
+            if cmd[0] == "join" and not cmd[3].done():
+                cmd[1].close()
+                cmd[3].set_result(None)
+        for c in [*self.conns, *self._joined_in_pause]:
             c.close()
 
     async def run(self) -> None:

@@ -280,9 +280,9 @@ class Store:
         await self.health.close()
         await self.engine.dispose()
 
-    @_reports_health
     async def probe(self) -> None:
-        """Rewrite the heartbeat row: a write of no consequence (the health probe)."""
+        """Rewrite the heartbeat row: a write of no consequence (``health`` probes with it
+        while writes fail, and reports the outcome itself)."""
         async with self.sessions.begin() as s:
             row = await s.get(HeartbeatRow, 1)
             if row is None:
