@@ -23,10 +23,12 @@ from shengji.bots.registry import bot_factory, bot_names
 from shengji.core.ruleset import PRESETS
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner
+from shengji.server.health import STORAGE_DOWN, health_response, install_storage_handler
 from shengji.server.lobby import Lobby, LobbyError, preset_catalog
 from shengji.server.rooms import Conn, Room
 from shengji.server.settings import Settings
 from shengji.server.storage import Player, Store
+from shengji.server.write_faults import is_storage_fault
 
 log = logging.getLogger("shengji.server")
 
@@ -103,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="shengji", version="1", lifespan=lifespan)
     app.state.settings = settings
+    install_storage_handler(app)  # a full disk or a lost database: 503, never a bare 500
 
     def lobby() -> Lobby:
         lob: Lobby = app.state.lobby
@@ -120,9 +123,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(401, "unknown token")
         return player
 
+    async def optional_player(authorization: str | None) -> Player | None:
+        """The signed-in player; None without a header or with an unknown token."""
+        if not authorization or not authorization.lower().startswith("bearer "):
+            return None
+        return await store().player_by_token(authorization[7:].strip())
+
     @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
-        return {"ok": True, "rooms": len(lobby().rooms)}
+    async def healthz() -> Response:
+        return health_response(store().health, len(lobby().rooms))  # 503 while writes fail
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
@@ -173,11 +182,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _room_json(room)
 
     @app.get("/api/players/{pid}/games")
-    async def player_games(pid: str) -> dict[str, Any]:
+    async def player_games(
+        pid: str, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
         player = await store().player(pid)
         if player is None:
             raise HTTPException(404, "no such player")
-        return {"player": pid, "name": player.name, "games": await store().games_of(pid)}
+        viewer = await optional_player(authorization)
+        games = await store().games_of(pid, private=viewer is not None and viewer.id == pid)
+        return {"player": pid, "name": player.name, "games": games}
 
     @app.get("/api/leaderboard")
     async def leaderboard(kind: str = "rating", limit: int = 50) -> dict[str, Any]:
@@ -197,9 +210,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"player": pid, "name": player.name, **await store().stakes_of(pid, limit)}
 
     @app.get("/api/games/{gid}")
-    async def get_game(gid: int) -> Response:
-        record = await store().game(gid)
-        if record is None:
+    async def get_game(gid: int, authorization: str | None = Header(default=None)) -> Response:
+        viewer = await optional_player(authorization)  # a private room's: its players only
+        record = await store().game_for(gid, None if viewer is None else viewer.id)
+        if record is None:  # also for a stranger: a private game's id says nothing
             raise HTTPException(404, "no such game")
         return Response(record, media_type="application/json")
 
@@ -265,7 +279,15 @@ async def _serve_socket(
         )
         await ws.close(4400)
         return
-    player = await store.player_by_token(hello.token)
+    try:
+        player = await store.player_by_token(hello.token)
+    except Exception as e:
+        if not is_storage_fault(e):
+            raise
+        store.health.failed(e)
+        await _send_now(ws, wire.Error(seq=room.seq, code="storage", message=STORAGE_DOWN))
+        await ws.close(1013)  # try again later
+        return
     if player is None:
         await _send_now(ws, wire.Error(seq=room.seq, code="auth", message="unknown token"))
         await ws.close(4401)

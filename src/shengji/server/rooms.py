@@ -37,9 +37,19 @@ from shengji.core.state import Phase
 from shengji.core.views import public_view, view_for
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner, fallback
+from shengji.server.seeds import match_seed, new_match_seed
 from shengji.server.settings import Settings
-from shengji.server.stakes import PLAIN, StakeRules, settle_deals, settle_new_deals, stakes_info
+from shengji.server.stakes import (
+    PLAIN,
+    StakeRules,
+    fix_roster,
+    rosters_from_state,
+    settle_deals,
+    settle_unsettled,
+    stakes_info,
+)
 from shengji.server.storage import Player, Store
+from shengji.server.write_faults import DurableWrites, WritesStopped
 
 log = logging.getLogger("shengji.server.rooms")
 
@@ -203,6 +213,8 @@ class Room:
         self.seats = [Seat() for _ in range(ruleset.players)]
         self.status = "waiting"
         self.match_no = 0
+        self.drawn_seed: str | None = None
+        """The current match's secret seed (server/seeds.py); None between matches."""
         self.match: MatchState | None = None
         self.actions: list[str] = []
         self.version = 0
@@ -227,16 +239,36 @@ class Room:
         self.applied = 0
         self.stakes: StakeRules = PLAIN
         """What the room plays for (server/stakes.py); the lobby sets it."""
+        self.rosters: dict[int, list[str | None]] = {}
+        """Per deal of the match, who is settled for it: the players seated when its first
+        card was dealt (server/stakes.py ``fix_roster``)."""
+        self.writes = DurableWrites(
+            f"room {code[:6]}",
+            self._storage_paused,
+            self._storage_resumed,
+            settings.storage_retry_first_s,
+            settings.storage_retry_max_s,
+        )
+        """Every write of the room: retried until durable (server/write_faults.py)."""
+        self._joined_in_pause: set[Conn] = set()
+        self.sent_seq = 0
+        """The ``seq`` of the last sequenced message sent (``seq`` may be one ahead of it
+        while that message waits for its write)."""
 
     # ------------------------------------------------------------------ state in the DB
 
     def room_state(self) -> dict[str, Any]:
         """What the ``rooms`` row keeps: seating, status, match number."""
-        return {
+        state: dict[str, Any] = {
             "seats": [asdict(s) for s in self.seats],
             "status": self.status,
             "match_no": self.match_no,
         }
+        if self.drawn_seed is not None:
+            state["match_seed"] = self.drawn_seed  # the row is never sent to clients
+        if self.rosters:
+            state["rosters"] = {str(k): v for k, v in self.rosters.items()}
+        return state
 
     def restore(self, state: dict[str, Any], last_seq: int, actions: list[str]) -> None:
         """Put a new room back as it was: seating from its row, the match replayed from its
@@ -245,7 +277,10 @@ class Room:
         room.seats = [Seat(**s) for s in state.get("seats", [])] or room.seats
         room.status = str(state.get("status", "waiting"))
         room.match_no = int(state.get("match_no", 0))
-        room.seq = last_seq
+        drawn = state.get("match_seed")
+        room.drawn_seed = str(drawn) if drawn is not None and room.status == "playing" else None
+        room.rosters = rosters_from_state(state) if room.status == "playing" else {}
+        room.seq = room.sent_seq = last_seq
         room.log_floor = last_seq + 1  # the log is gone: clients from before get a snapshot
         if room.status == "playing":
             m = MatchState.new(room.ruleset, room.match_seed())
@@ -262,7 +297,7 @@ class Room:
 
     def match_seed(self) -> str:
         """The seed of the current match (secret until the match is over)."""
-        return f"{self.seed}/{self.match_no}"
+        return match_seed(self.seed, self.match_no, self.drawn_seed)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -274,6 +309,7 @@ class Room:
         """Stop the task, timers and bot moves in flight."""
         if self.task is None:
             return
+        self.writes.stop()  # a write failing now is given up (it was never sent)
         self.inbox.put_nowait(("stop",))
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
@@ -282,7 +318,12 @@ class Room:
             self._timer.cancel()
         for t in list(self._tasks):
             t.cancel()
-        for c in list(self.conns):
+        while not self.inbox.empty():  # joins the room will not answer now: let them go
+            cmd = self.inbox.get_nowait()
+            if cmd[0] == "join" and not cmd[3].done():
+                cmd[1].close()
+                cmd[3].set_result(None)
+        for c in [*self.conns, *self._joined_in_pause]:
             c.close()
 
     async def run(self) -> None:
@@ -298,6 +339,8 @@ class Room:
                 return
             try:
                 await self._handle(cmd)
+            except WritesStopped:
+                return
             except Exception:
                 log.exception("room %s: command %s failed", self.code[:6], cmd[0])
             self._schedule()
@@ -307,6 +350,9 @@ class Room:
     async def join(self, conn: Conn, last_seq: int | None) -> None:
         """Register a connection; it gets a welcome, then missed messages or a snapshot."""
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self.writes.paused:  # the room answers once its writes succeed again
+            self._joined_in_pause.add(conn)
+            conn.send(wire.encode(wire.Paused(seq=self.sent_seq, reason="storage")))
         self.inbox.put_nowait(("join", conn, last_seq, fut))
         await fut
 
@@ -479,6 +525,7 @@ class Room:
         await self._apply(action, None)
 
     def _on_join(self, conn: Conn, last_seq: int | None) -> None:
+        self._joined_in_pause.discard(conn)
         self.conns.add(conn)
         conn.seat = self._seat_of(conn.player.id)
         if conn.seat is not None:
@@ -756,6 +803,8 @@ class Room:
             return
         self.match_no += 1
         self.status = "playing"
+        self.drawn_seed = new_match_seed()  # durable with the room row before any card
+        self.rosters = {}
         self.match = MatchState.new(self.ruleset, self.match_seed())
         self.actions = []
         self.version += 1
@@ -795,11 +844,14 @@ class Room:
             [s.name or s.kind for s in self.seats],
         )
         humans = [(i, s.player) for i, s in enumerate(self.seats) if s.kind == "human"]
-        gid = await self.store.save_game(
-            self.rid, self.match_no, rec.to_json(), [(i, p) for i, p in humans if p]
+        players = [(i, p) for i, p in humans if p]
+        gid = await self.writes.write(
+            lambda: self.store.save_game(self.rid, self.match_no, rec.to_json(), players)
         )
         self.status = "waiting"
         self.match = None
+        self.drawn_seed = None  # revealed in the record; the next match draws its own
+        self.rosters = {}
         self.version += 1
         for s in self.seats:
             if s.kind == "human":
@@ -855,8 +907,16 @@ class Room:
         public = any(e.audience is None for e in events)
         seq = self.seq + 1 if public else self.seq
         text = str(action)
-        try:
-            await self.store.log(self.rid, seq, self.match_no, "action", text)
+        first_card = isinstance(action, Deal) and m.deal.n_dealt == 0
+        if first_card:  # who is settled for this deal: the seats now (decision 130)
+            fix_roster(self, m.deal.deal_no)
+        state = self.room_state() if first_card else None
+        try:  # a storage fault is retried until durable: nothing is sent before
+            await self.writes.write(
+                lambda: self.store.log(self.rid, seq, self.match_no, "action", text, state)
+            )
+        except WritesStopped:
+            raise
         except Exception:
             log.exception("room %s: could not log %s", self.code[:6], text)
             if conn is not None:
@@ -881,7 +941,14 @@ class Room:
     async def _settle(self, deal_no: int) -> None:
         """Settle the deal that just ended (and any earlier one left over) and tell the
         room what the deal ``deal_no`` did to each seat (a ``settled`` message)."""
-        for d in await settle_new_deals(self):
+        try:  # settling twice changes nothing: a storage fault is retried
+            deals = await self.writes.write(lambda: settle_unsettled(self))
+        except WritesStopped:
+            raise
+        except Exception:
+            log.exception("room %s: stakes not settled (retried on restart)", self.code[:6])
+            deals = []
+        for d in deals:
             if d.deal_no != deal_no:
                 continue
             s = d.settlement
@@ -893,6 +960,7 @@ class Room:
                 kind=self.stakes.kind,
                 settled=s is not None,
                 deltas=d.wire_deltas(),
+                players=list(d.players),
                 reason="" if s is None else s.reason,
                 base=0 if s is None else s.base,
                 multiplier=1 if s is None else s.multiplier,
@@ -908,13 +976,9 @@ class Room:
         persist: bool = False,
     ) -> None:
         """Log one sequenced message (``self.seq`` already advanced), then send it."""
-        await self.store.log(
-            self.rid,
-            self.seq,
-            self.match_no,
-            kind,
-            data,
-            self.room_state() if persist else None,
+        seq, state = self.seq, self.room_state() if persist else None
+        await self.writes.write(
+            lambda: self.store.log(self.rid, seq, self.match_no, kind, data, state)
         )
         self._publish(Entry(self.seq, msg, events))
 
@@ -922,7 +986,21 @@ class Room:
         self.seq += 1
         await self._emit(wire.RoomUpdate(seq=self.seq, room=self.info()), "room", "", persist=True)
 
+    def _storage_paused(self, reason: str) -> None:
+        """A write failed: tell every client the table waits (nothing was lost)."""
+        data = wire.encode(wire.Paused(seq=self.sent_seq, reason=reason))
+        for c in list(self.conns):
+            c.send(data)
+
+    def _storage_resumed(self, _took_s: float) -> None:
+        """Writes succeed again: the table goes on (the held message follows at once)."""
+        data = wire.encode(wire.Resumed(seq=self.sent_seq))
+        for c in [*self.conns, *self._joined_in_pause]:
+            c.send(data)
+        self._joined_in_pause.clear()
+
     def _publish(self, entry: Entry) -> None:
+        self.sent_seq = entry.seq
         self.log.append(entry)
         while len(self.log) > self.settings.log_size:
             self.log_floor = self.log.popleft().seq

@@ -55,6 +55,11 @@ class Settings(BaseSettings):
     send_queue: int = Field(default=4096, ge=16)
     """Messages queued for one slow client before it is disconnected."""
     max_rooms: int = Field(default=10000, ge=1)
+    storage_retry_first_s: float = Field(default=0.1, gt=0)
+    """A room whose write failed (disk full, database locked or gone) retries after this,
+    doubling each time (server/write_faults.py)."""
+    storage_retry_max_s: float = Field(default=5.0, gt=0)
+    """The longest wait between two retries of a failed write."""
     log_level: str = "info"
 
     def resolved_database_url(self) -> str:

@@ -339,6 +339,22 @@ class Settled(ServerMsg, tag="settled"):
     """Rating points per player (after the bracket) or X (coins, 欢乐豆)."""
     multiplier: int = 1
     """The rating bracket's ×1/×2/×3."""
+    players: list[str | None] = msgspec.field(default_factory=list)
+    """Per seat, the player settled for the deal: who sat there when its first card was dealt
+    (a player who left since still pays; one who took the seat since is not charged); null
+    for a bot or an empty seat."""
+
+
+class Paused(ServerMsg, tag="paused"):
+    """v2: the table waits because the server cannot write its log now (``reason``
+    ``"storage"``); it retries by itself and sends ``resumed``. Nothing is lost: whatever
+    was sent before stays, and actions sent meanwhile are handled in order after it."""
+
+    reason: str
+
+
+class Resumed(ServerMsg, tag="resumed"):
+    """v2: writes succeed again and the table goes on (after a ``paused``)."""
 
 
 class Error(ServerMsg, tag="error"):

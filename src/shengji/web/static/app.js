@@ -859,7 +859,8 @@ function MatchOver() {
     <div class="dialog" data-testid="match-over">
       <h2>${t("match.over")}</h2>
       <p data-testid="match-winner">${who != null ? t("match.winner", { team: who }) : t("match.ended")}</p>
-      <p><a href=${"/api/games/" + mo.game} target="_blank">${t("match.record")}</a></p>
+      <p><a href=${"/api/games/" + mo.game} target="_blank" data-testid="record"
+        onClick=${state.room && state.room.private ? (e) => { e.preventDefault(); S.downloadRecord(mo.game); } : null}>${t("match.record")}</a></p>
       <div class="row">
         ${state.seat != null ? html`<button class="primary" data-testid="again"
           onClick=${() => { S.send({ t: "ready", ready: true }); S.set({ matchOver: null }); }}>${t("match.again")}</button>` : null}
@@ -1029,6 +1030,7 @@ function Notice() {
   const conn = state.code && state.conn !== "open" && state.room ? t("room.reconnecting") : null;
   return html`<div class="notices">
     ${conn ? html`<div class="notice warn" data-testid="reconnecting">${conn}</div>` : null}
+    ${state.paused && !conn ? html`<div class="notice warn" role="status" data-testid="paused">${t("room.paused")}</div>` : null}
     ${n ? html`<div class=${"notice " + n.kind} data-testid="notice">${noticeText(n)}</div>` : null}
   </div>`;
 }

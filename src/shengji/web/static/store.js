@@ -24,6 +24,7 @@ export const state = {
   options: [], // declaration / pass buttons: [{action, ok}]
   hintBusy: false,
   notice: null, // {text, kind}
+  paused: false, // the server cannot write its log: the table waits (`paused` / `resumed`)
   summary: null, // the last deal's summary, until dismissed
   matchOver: null,
   showLast: false,
@@ -108,6 +109,15 @@ export async function createRoom(body) {
   return room.code;
 }
 
+/** Save a finished match's record (a private room's needs the token: no plain link). */
+export async function downloadRecord(game) {
+  const record = await api(`/api/games/${game}`);
+  const url = URL.createObjectURL(new Blob([JSON.stringify(record)], { type: "application/json" }));
+  const a = Object.assign(document.createElement("a"), { href: url, download: `shengji-game-${game}.json` });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 // ------------------------------------------------------------------------------ socket
 
 let ws = null;
@@ -132,7 +142,7 @@ export function enterRoom(code) {
   localStorage.setItem("shengji.room", code);
   set({
     code, room: null, game: null, seat: null, chat: [], presence: [], summary: null,
-    matchOver: null, selected: [], verdict: null, options: [], notice: null,
+    matchOver: null, selected: [], verdict: null, options: [], notice: null, paused: false,
   });
   connect();
 }
@@ -177,7 +187,7 @@ function connect() {
   sock.onclose = () => {
     if (ws !== sock) return;
     ws = null;
-    set({ conn: "closed" });
+    set({ conn: "closed", paused: false }); // a new socket hears of a pause again
     if (state.code === code) {
       const wait = Math.min(5000, 500 * 2 ** retry++);
       retryTimer = setTimeout(() => state.code === code && !ws && connect(), wait);
@@ -238,6 +248,13 @@ function onMessage(msg) {
       break;
     case "settled":
       onSettled(msg);
+      break;
+    case "paused":
+      set({ paused: true });
+      break;
+    case "resumed":
+      set({ paused: false });
+      notice({ key: "room.resumed" }, "info", 3000);
       break;
     case "error":
       onError(msg);
