@@ -52,6 +52,8 @@ def test_a_room_of_bots_plays_a_whole_deal(server: str, name: str) -> None:
         server, watcher["token"], preset=name, max_deals=1, bots={i: "random" for i in range(n)}
     )
     assert len(room["seats"]) == n
+    fixed = PRESETS[name].partnership == "fixed"
+    assert room["teams"] == ([seat % 2 for seat in range(n)] if fixed else [])
     c = Client(server, room["code"], watcher["token"], last_seq=0)  # everything from the start
     assert c.welcome["resume"] is True
     over = c.wait(lambda m: m["t"] == "match_over", timeout=120)

@@ -31,6 +31,7 @@ from shengji.core.cards import NO_TRUMP, points
 from shengji.core.legal import legal_actions
 from shengji.core.match import team_of
 from shengji.core.order import TrumpContext, context_for
+from shengji.core.ruleset import Ruleset
 from shengji.core.state import DealState, Phase, display_order
 
 Role = Literal["dealer", "partner", "friend", "attacker"]
@@ -101,11 +102,23 @@ def table_facts(state: DealState, seat: int | None) -> TableFacts:
         options=options,
         bury_count=rs.kitty_size - len(state.kitty_kept),
         roles=seat_roles(state),
-        teams=tuple(team_of(p) for p in range(rs.players)) if rs.partnership == "fixed" else (),
+        teams=fixed_teams(rs),
         goal=attacker_goal(state),
         point_cards=tuple(won),
         penalty_points=state.attacker_points - sum(points(c) for c in won) - gain,
     )
+
+
+def fixed_teams(ruleset: Ruleset) -> tuple[int, ...]:
+    """Each seat's team when partners are fixed (seat parity), else empty.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> fixed_teams(PRESETS["classic"]), fixed_teams(PRESETS["five-player"])
+    ((0, 1, 0, 1), ())
+    """
+    if ruleset.partnership != "fixed":
+        return ()
+    return tuple(team_of(p) for p in range(ruleset.players))
 
 
 def _trump_context(state: DealState, seat: int | None) -> TrumpContext:

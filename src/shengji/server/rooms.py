@@ -29,6 +29,7 @@ from shengji.bots.base import Bot
 from shengji.bots.registry import bot_factory, make_bot
 from shengji.core.actions import SYSTEM, Action, Deal, parse_action
 from shengji.core.cards import RANKS
+from shengji.core.display import fixed_teams
 from shengji.core.errors import NotationError, ShengjiError
 from shengji.core.events import CardDealt, DealEnded, Event
 from shengji.core.match import MatchState
@@ -985,6 +986,7 @@ class Room:
             ],
             spectators=sum(1 for c in self.conns if c.seat is None),
             stakes=stakes_info(self.stakes),
+            teams=list(fixed_teams(self.ruleset)),
         )
 
     def _snapshot(self, seat: int | None) -> bytes:

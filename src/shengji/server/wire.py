@@ -185,6 +185,8 @@ class RoomInfo(msgspec.Struct, kw_only=True):
     stakes: dict[str, Any] | None = None
     """v2: what the room plays for, as over HTTP: ``{"kind": "plain" | "rating" | "coins" |
     "beans", "coefficient": N, "house": A, "slam_points": S}``."""
+    teams: list[int] = msgspec.field(default_factory=list)
+    """v2, issue 13: fixed partners: each seat's team (empty for other partnerships)."""
 
 
 class GameView(msgspec.Struct, kw_only=True):
