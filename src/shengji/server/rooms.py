@@ -5,8 +5,9 @@ by ``Room.run``: client messages, the dealing timer, bot moves, joins and depart
 sequenced message (game actions among them) is written to the database before it is sent,
 so a killed server resumes the table from its log (``Room.restore`` replays the actions).
 
-Each client gets only what its seat may see: ``view_for`` / ``public_view`` snapshots and
-the events ``visible`` to it. Messages that nobody else may know of (a hidden declaration
+Each client gets only what its seat may see: ``view_for`` / ``public_view`` snapshots, and
+with each update the events ``visible`` to it and its whole view after them
+(``table_view.game_view``). Messages that nobody else may know of (a hidden declaration
 while dealing) take no new sequence number, so their very existence stays private.
 """
 
@@ -28,13 +29,13 @@ from shengji.bots.base import Bot
 from shengji.bots.registry import bot_factory, make_bot
 from shengji.core.actions import SYSTEM, Action, Deal, parse_action
 from shengji.core.cards import RANKS
+from shengji.core.display import fixed_teams
 from shengji.core.errors import NotationError, ShengjiError
 from shengji.core.events import CardDealt, DealEnded, Event
 from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, record_result
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import Phase
-from shengji.core.views import public_view, view_for
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner, fallback
 from shengji.server.seeds import match_seed, new_match_seed
@@ -49,7 +50,11 @@ from shengji.server.stakes import (
     stakes_info,
 )
 from shengji.server.storage import Player, Store
+from shengji.server.table_view import deal_summary, finished_deal, game_view
+from shengji.server.wire import action_text
 from shengji.server.write_faults import DurableWrites, WritesStopped
+
+__all__ = ["Conn", "Room", "action_text", "client_action"]
 
 log = logging.getLogger("shengji.server.rooms")
 
@@ -94,12 +99,6 @@ class Conn:
                 self.queue.get_nowait()
 
 
-def action_text(action: Action) -> str:
-    """An action as a client writes it, without the seat: ``"play SA SA"``."""
-    parts = str(action).split(None, 2)
-    return " ".join([parts[0], *parts[2:]])
-
-
 CLIENT_FORMS = {
     "declare": "declare CARDS",
     "pass": "pass",
@@ -135,10 +134,17 @@ def client_action(text: str, seat: int) -> Action:
 # --------------------------------------------------------------------------- the log
 
 
-class Entry:
-    """One sequenced message, rendered per viewer on demand (cached)."""
+VIEW_KEEP = 64
+"""The newest log entries that keep their match state, to render each seat's ``game`` for
+a client resuming that recently; older ``update``s are resent without it (the client then
+asks for a snapshot)."""
 
-    __slots__ = ("audience", "cache", "events", "msg", "seq")
+
+class Entry:
+    """One sequenced message. An ``update`` is rendered per viewer (its visible events and,
+    while ``match`` is kept, that viewer's whole view); other messages once for all."""
+
+    __slots__ = ("audience", "events", "match", "msg", "seq", "shared")
 
     def __init__(
         self,
@@ -146,24 +152,31 @@ class Entry:
         msg: wire.ServerMsg,
         events: list[tuple[int | None, dict[str, Any]]] | None = None,
         audience: int | None = None,
+        match: MatchState | None = None,
     ) -> None:
         self.seq = seq
         self.msg = msg
         self.events = events
         self.audience = audience
-        self.cache: dict[int | None, bytes] = {}
+        self.match = match
+        self.shared: bytes | None = None
+
+    @property
+    def per_seat(self) -> bool:
+        """Whether viewers in different seats get different bytes."""
+        return self.events is not None
 
     def data_for(self, seat: int | None) -> bytes:
         """The message as ``seat`` (None: a spectator) may see it."""
-        key = seat if self.events is not None else -9
-        data = self.cache.get(key)
-        if data is None:
-            msg = self.msg
-            if self.events is not None and isinstance(msg, wire.Update):
-                evs = [e for aud, e in self.events if aud is None or aud == seat]
-                msg = msgspec.structs.replace(msg, events=evs)
-            data = self.cache[key] = wire.encode(msg)
-        return data
+        msg = self.msg
+        if not self.per_seat or not isinstance(msg, wire.Update):
+            if self.shared is None:
+                self.shared = wire.encode(msg)
+            return self.shared
+        assert self.events is not None
+        evs = [e for aud, e in self.events if aud is None or aud == seat]
+        game = None if self.match is None else game_view(self.match, seat)
+        return wire.encode(msgspec.structs.replace(msg, events=evs, game=game))
 
 
 # --------------------------------------------------------------------------- seats
@@ -823,6 +836,7 @@ class Room:
             "deal",
             "",
             events=[(None, wire.render_event(started))],
+            match=self.match,
         )
 
     def _match_done(self) -> bool:
@@ -928,8 +942,13 @@ class Room:
         self.applied += 1
         self.actions.append(text)
         rendered = [(e.audience, wire.render_event(e)) for e in events]
+        if any(isinstance(e, DealEnded) for e in events):
+            summary = deal_summary(finished_deal(m, action, new), new)
+            for _, ev in rendered:
+                if ev["type"] == "deal_ended":
+                    ev["summary"] = summary
         audience = None if public else (events[0].audience if events else None)
-        self._publish(Entry(seq, self._update_msg(seq), rendered, audience))
+        self._publish(Entry(seq, self._update_msg(seq), rendered, audience, new))
         if any(isinstance(e, DealEnded) for e in events):
             self.pause_until = self._now() + self.settings.deal_end_pause_s
             if new.history:
@@ -974,13 +993,14 @@ class Room:
         data: str,
         events: list[tuple[int | None, dict[str, Any]]] | None = None,
         persist: bool = False,
+        match: MatchState | None = None,
     ) -> None:
         """Log one sequenced message (``self.seq`` already advanced), then send it."""
         seq, state = self.seq, self.room_state() if persist else None
         await self.writes.write(
             lambda: self.store.log(self.rid, seq, self.match_no, kind, data, state)
         )
-        self._publish(Entry(self.seq, msg, events))
+        self._publish(Entry(self.seq, msg, events, match=match))
 
     async def _emit_room(self) -> None:
         self.seq += 1
@@ -1004,9 +1024,15 @@ class Room:
         self.log.append(entry)
         while len(self.log) > self.settings.log_size:
             self.log_floor = self.log.popleft().seq
+        if len(self.log) > VIEW_KEEP:
+            self.log[-VIEW_KEEP - 1].match = None
+        rendered: dict[int | None, bytes] = {}
         for c in list(self.conns):
             if entry.audience is None or c.seat == entry.audience:
-                c.send(entry.data_for(c.seat))
+                data = rendered.get(c.seat)
+                if data is None:
+                    data = rendered[c.seat] = entry.data_for(c.seat)
+                c.send(data)
 
     # ------------------------------------------------------------------ views
 
@@ -1038,16 +1064,12 @@ class Room:
             ],
             spectators=sum(1 for c in self.conns if c.seat is None),
             stakes=stakes_info(self.stakes),
+            teams=list(fixed_teams(self.ruleset)),
         )
 
     def _snapshot(self, seat: int | None) -> bytes:
         m = self.match
-        game = None
-        if m is not None:
-            view = public_view(m.deal) if seat is None else view_for(m.deal, seat)
-            game = wire.render_view(
-                view, self._team_levels(), m.is_over, m.winner, self._seat_levels()
-            )
+        game = None if m is None else game_view(m, seat)
         return wire.encode(
             wire.Snapshot(seq=self.seq, room=self.info(), game=game, chat=list(self.chat))
         )

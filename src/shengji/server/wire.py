@@ -20,8 +20,10 @@ from typing import Any
 
 import msgspec
 
+from shengji.core.actions import Action
 from shengji.core.bidding import Declaration
 from shengji.core.cards import RANKS, card_str, cards_str, points, trump_str
+from shengji.core.display import TableFacts
 from shengji.core.events import Event
 from shengji.core.state import DealResult
 from shengji.core.views import DealView
@@ -183,6 +185,8 @@ class RoomInfo(msgspec.Struct, kw_only=True):
     stakes: dict[str, Any] | None = None
     """v2: what the room plays for, as over HTTP: ``{"kind": "plain" | "rating" | "coins" |
     "beans", "coefficient": N, "house": A, "slam_points": S}``."""
+    teams: list[int] = msgspec.field(default_factory=list)
+    """v2, issue 13: fixed partners: each seat's team (empty for other partnerships)."""
 
 
 class GameView(msgspec.Struct, kw_only=True):
@@ -232,6 +236,50 @@ class GameView(msgspec.Struct, kw_only=True):
     dealer_to_be: int | None = None
     """v2, a first deal before trump is fixed: the seat that deals if the declarations end now
     (rules.md Decision 100); null otherwise."""
+    # v2, issue 13: the display facts (``core.display.table_facts``); a client computes none.
+    trumps: str = ""
+    """Every trump card kind, highest first (two-colour: the partner suit too); before trump
+    is fixed, as if the standing declaration this seat sees were trump."""
+    options: list[str] = msgspec.field(default_factory=list)
+    """The ``act`` texts this seat may send now that are not cards from its hand:
+    ``declare ...``, ``pass``, ``bid N``, ``trump S``, ``call N CARD``."""
+    bury_count: int = 0
+    """Cards the kitty's holder buries (the kitty less what a 反底 swap left in place)."""
+    roles: list[str | None] = msgspec.field(default_factory=list)
+    """Per seat: ``dealer``, ``partner``, ``friend``, ``attacker`` or null (not known yet)."""
+    teams: list[int] = msgspec.field(default_factory=list)
+    """Fixed partners: each seat's team; empty for other partnerships."""
+    goal: int | None = None
+    """Attacker points that win the deal for them (the bid target in 竞标; null until bid)."""
+    penalty_points: int = 0
+    """Attacker points not on ``point_cards`` nor from the kitty: failed-throw penalties."""
+
+
+class DealSummary(msgspec.Struct, kw_only=True):
+    """v2, issue 13: the deal-end summary, as the ``summary`` of the ``deal_ended`` event
+    (in the same ``update`` the next deal's view replaces this deal's). Everything in it is
+    public once the deal is over."""
+
+    deal_no: int
+    dealer: int | None
+    level: str
+    trump: str | None
+    roles: list[str | None]
+    """Per seat, its side at the end (a friend found late is on the dealer's side)."""
+    friend: int | None
+    friend_call: dict[str, Any] | None
+    target: int | None
+    point_cards: str
+    """The attackers' point cards of the whole deal (the kitty's are in ``kitty_revealed``)."""
+    penalty_points: int
+    teams: list[int]
+    seat_levels_before: list[str]
+    seat_levels_after: list[str]
+    seat_steps: list[int]
+    """Per seat: levels gained (+) or lost (−) by this deal, as applied (must-play ranks and
+    the J reset included)."""
+    team_levels_before: list[str]
+    team_levels_after: list[str]
 
 
 class ServerMsg(msgspec.Struct, tag_field="t", kw_only=True):
@@ -270,6 +318,9 @@ class Update(ServerMsg, tag="update"):
     team_levels: list[str]
     seat_levels: list[str] = msgspec.field(default_factory=list)
     """v2: each seat's level after this action."""
+    game: GameView | None = None
+    """v2, issue 13: this client's whole view after the action (null on an old message
+    resent to a resuming client: then ask for a ``sync``)."""
 
 
 class RoomUpdate(ServerMsg, tag="room"):
@@ -431,19 +482,35 @@ def render_result(r: DealResult | None) -> dict[str, Any] | None:
     }
 
 
+def action_text(action: Action) -> str:
+    """An action as a client writes it, without the seat: ``"play SA SA"``."""
+    parts = str(action).split(None, 2)
+    return " ".join([parts[0], *parts[2:]])
+
+
 def render_view(
     view: DealView,
     team_levels: list[str],
     match_over: bool,
     winner: int | None,
     seat_levels: list[str] | None = None,
+    facts: TableFacts | None = None,
 ) -> GameView:
-    """A core view as a wire ``GameView`` (never more than the view holds)."""
+    """A core view as a wire ``GameView`` (never more than the view holds); ``facts`` (the
+    same seat's ``table_facts``) fill the display fields and order the hand."""
     last = view.tricks[-1] if view.tricks else None
-    won = [
-        c for t in view.tricks if t.winner not in view.defenders for _, cs in t.plays for c in cs
-    ]
-    return GameView(
+    if facts is not None:
+        won: list[int] = list(facts.point_cards)
+    else:
+        won = sorted(
+            c
+            for t in view.tricks
+            if t.winner not in view.defenders
+            for _, cs in t.plays
+            for c in cs
+            if points(c)
+        )
+    out = GameView(
         seat=view.seat,
         phase=view.phase.value,
         level=RANKS[view.level],
@@ -452,7 +519,7 @@ def render_view(
         defenders=list(view.defenders),
         trump=None if view.trump is None else trump_str(view.trump),
         to_act=view.to_act,
-        hand=cards_str(view.hand),
+        hand=cards_str(view.hand if facts is None else facts.hand),
         hand_sizes=list(view.hand_sizes),
         declaration=render_declaration(view.declaration),
         own_declaration=render_declaration(view.own_declaration),
@@ -476,7 +543,7 @@ def render_view(
         team_levels=team_levels,
         match_over=match_over,
         winner=winner,
-        point_cards=cards_str(sorted(c for c in won if points(c))),
+        point_cards=cards_str(won),
         seat_levels=list(seat_levels or []),
         auction=[[seat, target] for seat, target in view.auction.bids] if view.auction else [],
         bid_ceiling=_bid_ceiling(view),
@@ -488,6 +555,15 @@ def render_view(
         friend=view.friend,
         dealer_to_be=view.dealer_to_be,
     )
+    if facts is not None:
+        out.trumps = cards_str(facts.trumps)
+        out.options = [action_text(a) for a in facts.options]
+        out.bury_count = facts.bury_count
+        out.roles = list(facts.roles)
+        out.teams = list(facts.teams)
+        out.goal = facts.goal
+        out.penalty_points = facts.penalty_points
+    return out
 
 
 def _bid_ceiling(view: DealView) -> int | None:
