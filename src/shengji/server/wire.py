@@ -16,7 +16,7 @@ b'{"t":"pong","v":2,"seq":3}'
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -45,6 +45,8 @@ class Hello(ClientMsg, tag="hello"):
 
     token: str
     last_seq: int | None = None
+    presence: Literal["full", "delta"] = "full"
+    """v2: ``delta``: after one full ``presence``, send only ``presence_delta`` changes."""
 
 
 class Sit(ClientMsg, tag="sit"):
@@ -66,6 +68,12 @@ class AddBot(ClientMsg, tag="add_bot"):
 
 class RemoveBot(ClientMsg, tag="remove_bot"):
     """Take a bot out of its seat (between matches only)."""
+
+    seat: int
+
+
+class Unseat(ClientMsg, tag="unseat"):
+    """v2, the room's owner: move the human in ``seat`` out of it (between matches)."""
 
     seat: int
 
@@ -125,6 +133,7 @@ ClientMessage = (
     | Stand
     | AddBot
     | RemoveBot
+    | Unseat
     | Ready
     | Act
     | Hint
@@ -183,6 +192,9 @@ class RoomInfo(msgspec.Struct, kw_only=True):
     stakes: dict[str, Any] | None = None
     """v2: what the room plays for, as over HTTP: ``{"kind": "plain" | "rating" | "coins" |
     "beans", "coefficient": N, "house": A, "slam_points": S}``."""
+    owner: str | None = None
+    """v2: the id of the player who created the room and alone may add, remove and unseat
+    (null: a room from before owners, open to everyone)."""
 
 
 class GameView(msgspec.Struct, kw_only=True):
@@ -295,6 +307,15 @@ class Presence(ServerMsg, tag="presence"):
     """Who is connected now (not logged: ``seq`` is the current one)."""
 
     players: list[dict[str, Any]]
+
+
+class PresenceDelta(ServerMsg, tag="presence_delta"):
+    """v2, to a client that said ``hello`` with ``presence: "delta"``: who came or changed
+    seat (``joined``, entries as in ``presence``) and who left (``left``, player ids) since
+    the last presence message."""
+
+    joined: list[dict[str, Any]]
+    left: list[str]
 
 
 class HintMsg(ServerMsg, tag="hint"):
