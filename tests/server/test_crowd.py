@@ -91,6 +91,20 @@ def test_spectators_beyond_the_cap_are_refused_and_the_players_still_play(
         player.close()
 
 
+def test_the_owner_gets_into_a_room_full_of_spectators(tmp_path: Path) -> None:
+    with live_server(fast_settings(str(tmp_path), max_spectators=1)) as base:
+        ann, eve, bob = (new_player(base, n) for n in ("ann", "eve", "bob"))
+        room = new_room(base, ann["token"])
+        watcher = Client(base, room["code"], eve["token"])
+        assert watcher.welcome["t"] == "welcome"
+        refused = Client(base, room["code"], bob["token"])
+        assert refused.welcome["t"] == "error" and refused.welcome["code"] == "room-full"
+        owner = Client(base, room["code"], ann["token"])  # not seated, still let in
+        assert owner.welcome["t"] == "welcome"
+        for c in (watcher, refused, owner):
+            c.close()
+
+
 def test_presence_is_coalesced_and_sent_as_deltas_on_request(tmp_path: Path) -> None:
     n = 30
     settings = fast_settings(

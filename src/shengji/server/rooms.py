@@ -545,7 +545,7 @@ class Room:
 
     def _on_join(self, conn: Conn, last_seq: int | None) -> None:
         conn.seat = self._seat_of(conn.player.id)
-        if conn.seat is None:
+        if conn.seat is None and conn.player.id != self.owner:  # players and the owner get in
             watching = sum(1 for c in self.conns if c.seat is None)
             if watching >= self.settings.max_spectators:
                 self._error(

@@ -76,7 +76,8 @@ class Settings(BaseSettings):
     """A room whose seated humans are all disconnected (and nobody watches) closes after
     this long."""
     max_spectators: int = Field(default=100, ge=0)
-    """Connections per room without a seat; more are refused (``room-full``)."""
+    """Connections per room without a seat; more are refused (``room-full``); a seated
+    player and the owner always get in."""
     presence_interval_s: float = Field(default=0.25, ge=0)
     """Presence changes are sent at most this often per room (coalesced)."""
     chat_keep: int = Field(default=50, ge=1)
