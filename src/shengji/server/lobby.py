@@ -27,6 +27,10 @@ class LobbyError(ValueError):
     """A room that cannot be created (bad preset, options or limits)."""
 
 
+class LobbyFull(LobbyError):
+    """The server has ``max_rooms`` live rooms: none can be created until one closes."""
+
+
 def unplayable(ruleset: Ruleset) -> str | None:
     """Why this server cannot run ``ruleset`` (None: it can).
 
@@ -105,6 +109,7 @@ class Lobby:
                     bots=self.bots,
                 )
                 room.stakes = StakeRules.from_dict(stored.stakes)
+                room.owner = stored.owner
                 room.restore(stored.state, stored.last_seq, stored.actions)
             except Exception:
                 log.exception("room %s could not be restored", stored.code[:6])
@@ -126,7 +131,7 @@ class Lobby:
         (``{"kind": "coins", "coefficient": 1000}``; None: the preset's default, plain for
         every preset but ``huanle``'s 欢乐豆, see ``PRESET_INFO`` and server/stakes.py)."""
         if len(self.rooms) >= self.settings.max_rooms:
-            raise LobbyError("the server has as many rooms as it may")
+            raise LobbyFull("the server has as many rooms as it may; try again later")
         if max_deals is not None and max_deals < 1:
             raise LobbyError("max_deals must be at least 1")
         try:
@@ -157,6 +162,7 @@ class Lobby:
             bots=self.bots,
         )
         room.stakes = rules
+        room.owner = creator
         room.rid = await self.store.create_room(
             code,
             preset_name,
@@ -175,6 +181,17 @@ class Lobby:
     def get(self, code: str) -> Room | None:
         """The room with this code."""
         return self.rooms.get(code)
+
+    def owned_by(self, player: str) -> int:
+        """How many live rooms ``player`` owns."""
+        return sum(1 for r in self.rooms.values() if r.owner == player)
+
+    async def close_room(self, room: Room) -> None:
+        """Close a room for good: out of the lobby, its task stopped, its row closed."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        await room.stop()
+        await self.store.close_room(room.rid)
 
     def open_rooms(self) -> list[Room]:
         """Public rooms, newest first."""

@@ -38,6 +38,8 @@ from shengji.core.ruleset import Ruleset
 from shengji.core.state import Phase
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner, fallback
+from shengji.server.owners import NOT_OWNER, may_manage, refusal
+from shengji.server.presence import PresenceBoard
 from shengji.server.seeds import match_seed, new_match_seed
 from shengji.server.settings import Settings
 from shengji.server.stakes import (
@@ -75,6 +77,22 @@ class Conn:
         self.seat: int | None = None
         self.last_nudge = -1e9
         self.hinting = False
+        self.presence_delta = False
+        """Wants ``presence_delta`` messages (said so in ``hello``)."""
+        self.presence_synced = False
+        """Has had the whole presence list once."""
+        self.close_code = 1000
+        """The WebSocket close code its writer closes with."""
+
+    @property
+    def player_id(self) -> str:
+        """The connected player's id."""
+        return self.player.id
+
+    @property
+    def name(self) -> str:
+        """The connected player's name."""
+        return self.player.name
 
     def send(self, data: bytes) -> None:
         """Queue a message; a client too slow to keep up is disconnected."""
@@ -86,11 +104,12 @@ class Conn:
             log.warning("client %s too slow: disconnecting", self.player.id)
             self.close()
 
-    def close(self) -> None:
-        """Ask the socket's writer to close the connection."""
+    def close(self, code: int = 1000) -> None:
+        """Ask the socket's writer to close the connection (with ``code``)."""
         if not self.open:
             return
         self.open = False
+        self.close_code = code
         while True:
             try:
                 self.queue.put_nowait(None)
@@ -234,7 +253,9 @@ class Room:
         self.seq = 0
         self.log: deque[Entry] = deque()
         self.log_floor = 0
-        self.chat: deque[dict[str, Any]] = deque(maxlen=50)
+        self.chat: deque[dict[str, Any]] = deque(maxlen=settings.chat_keep)
+        self.chat_untrimmed = 0
+        """Chat lines logged since the database's old lines were last deleted."""
         self.conns: set[Conn] = set()
         self.absent_since: dict[int, float] = {}
         self.bot_objs: dict[int, Bot] = {}
@@ -267,6 +288,13 @@ class Room:
         self.sent_seq = 0
         """The ``seq`` of the last sequenced message sent (``seq`` may be one ahead of it
         while that message waits for its write)."""
+        self.owner: str | None = None
+        """The player who created the room (server/owners.py); the lobby sets it."""
+        self.presence = PresenceBoard()
+        self._presence_timer: asyncio.TimerHandle | None = None
+        self.unattended_since: float | None = None
+        """Since when nobody is connected (server/expiry.py closes a room left so)."""
+        self.closed = False
 
     # ------------------------------------------------------------------ state in the DB
 
@@ -316,10 +344,12 @@ class Room:
 
     def start(self) -> None:
         """Start the room's task."""
+        self.unattended_since = self._now()  # until someone connects
         self.task = asyncio.create_task(self.run(), name=f"room-{self.code[:6]}")
 
     async def stop(self) -> None:
-        """Stop the task, timers and bot moves in flight."""
+        """Stop the task, timers and bot moves in flight; whoever is still joining is told
+        the room has closed."""
         if self.task is None:
             return
         self.writes.stop()  # a write failing now is given up (it was never sent)
@@ -327,8 +357,17 @@ class Room:
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
         self.task = None
-        if self._timer is not None:
-            self._timer.cancel()
+        self.closed = True
+        while not self.inbox.empty():
+            cmd = self.inbox.get_nowait()
+            if cmd[0] == "join":
+                self._refuse_closed(cmd[1])
+                cmd[3].set_result(None)
+            elif cmd[0] == "expire":
+                cmd[1].set_result(False)
+        for handle in (self._timer, self._presence_timer):
+            if handle is not None:
+                handle.cancel()
         for t in list(self._tasks):
             t.cancel()
         while not self.inbox.empty():  # joins the room will not answer now: let them go
@@ -350,6 +389,13 @@ class Room:
             cmd = await self.inbox.get()
             if cmd[0] == "stop":
                 return
+            if cmd[0] == "expire":  # server/expiry.py: close if still nobody is here
+                if self.conns:
+                    cmd[1].set_result(False)
+                    continue
+                self.closed = True
+                cmd[1].set_result(True)
+                return
             try:
                 await self._handle(cmd)
             except WritesStopped:
@@ -362,12 +408,28 @@ class Room:
 
     async def join(self, conn: Conn, last_seq: int | None) -> None:
         """Register a connection; it gets a welcome, then missed messages or a snapshot."""
+        if self.closed:
+            self._refuse_closed(conn)
+            return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if self.writes.paused:  # the room answers once its writes succeed again
             self._joined_in_pause.add(conn)
             conn.send(wire.encode(wire.Paused(seq=self.sent_seq, reason="storage")))
         self.inbox.put_nowait(("join", conn, last_seq, fut))
         await fut
+
+    async def expire(self) -> bool:
+        """Close the room if nobody is connected when its task gets to it (True: closed;
+        the lobby then stops it)."""
+        if self.closed or self.task is None or self.task.done():
+            return False
+        fut: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.inbox.put_nowait(("expire", fut))
+        return await fut
+
+    def _refuse_closed(self, conn: Conn) -> None:
+        self._error(conn, "no-room", "the room has closed")
+        conn.close(4404)
 
     def submit(self, conn: Conn, msg: wire.ClientMessage) -> None:
         """A message from a client."""
@@ -501,6 +563,9 @@ class Room:
             self._on_gone(cmd[1])
         elif kind == "add_bot":
             await self._on_add_bot(None, cmd[1], cmd[2])
+        elif kind == "presence":
+            self._presence_timer = None
+            self.presence.flush(self.conns, self.seq)
 
     async def _on_tick(self) -> None:
         m = self.match
@@ -539,8 +604,19 @@ class Room:
 
     def _on_join(self, conn: Conn, last_seq: int | None) -> None:
         self._joined_in_pause.discard(conn)
-        self.conns.add(conn)
         conn.seat = self._seat_of(conn.player.id)
+        if conn.seat is None and conn.player.id != self.owner:  # players and the owner get in
+            watching = sum(1 for c in self.conns if c.seat is None)
+            if watching >= self.settings.max_spectators:
+                self._error(
+                    conn,
+                    "room-full",
+                    f"this room has {watching} spectators, the most it takes; try again later",
+                )
+                conn.close(4429)
+                return
+        self.conns.add(conn)
+        self.unattended_since = None
         if conn.seat is not None:
             self.absent_since.pop(conn.seat, None)
         resume = last_seq is not None and self._can_resume(last_seq, conn.seat)
@@ -569,6 +645,8 @@ class Room:
         if conn not in self.conns:
             return
         self.conns.discard(conn)
+        if not self.conns:
+            self.unattended_since = self._now()
         seat = conn.seat
         if seat is not None and not any(c.seat == seat for c in self.conns):
             self.absent_since[seat] = self._now()
@@ -607,6 +685,8 @@ class Room:
             await self._on_add_bot(conn, msg.seat, msg.bot)
         elif isinstance(msg, wire.RemoveBot):
             await self._on_remove_bot(conn, msg.seat)
+        elif isinstance(msg, wire.Unseat):
+            await self._on_unseat(conn, msg.seat)
         elif isinstance(msg, wire.Ready):
             await self._on_ready(conn, msg.ready)
         elif isinstance(msg, wire.Chat):
@@ -720,7 +800,16 @@ class Room:
         self._reseat()
         await self._emit_room()
 
+    def _owner_only(self, conn: Conn, what: str) -> bool:
+        """True if ``conn`` has the owner's rights; otherwise it is told why not."""
+        if may_manage(self.owner, conn.player.id):
+            return True
+        self._error(conn, NOT_OWNER, refusal(what))
+        return False
+
     async def _on_add_bot(self, conn: Conn | None, seat: int, name: str) -> None:
+        if conn is not None and not self._owner_only(conn, "add bots"):
+            return
         if not 0 <= seat < len(self.seats):
             if conn is not None:
                 self._error(conn, "bad-seat", f"seats are 0..{len(self.seats) - 1}")
@@ -742,7 +831,7 @@ class Room:
         await self._maybe_start()
 
     async def _on_remove_bot(self, conn: Conn, seat: int) -> None:
-        if not self._check_seat_no(conn, seat):
+        if not self._owner_only(conn, "remove bots") or not self._check_seat_no(conn, seat):
             return
         if self.seats[seat].kind != "bot":
             self._error(conn, "bad-seat", f"no bot in seat {seat}")
@@ -751,6 +840,23 @@ class Room:
             self._error(conn, "wrong-phase", "bots stay until the match ends")
             return
         self.seats[seat] = Seat()
+        await self._emit_room()
+
+    async def _on_unseat(self, conn: Conn, seat: int) -> None:
+        """The owner moves a human out of a seat (between matches); they stay to watch."""
+        if not self._owner_only(conn, "move players out of seats"):
+            return
+        if not self._check_seat_no(conn, seat):
+            return
+        if self.seats[seat].kind != "human":
+            self._error(conn, "bad-seat", f"no player in seat {seat}")
+            return
+        if self.status == "playing":
+            self._error(conn, "wrong-phase", "players keep their seats until the match ends")
+            return
+        self.seats[seat] = Seat()
+        self.absent_since.pop(seat, None)
+        self._reseat()
         await self._emit_room()
 
     async def _on_ready(self, conn: Conn, ready: bool) -> None:
@@ -763,8 +869,9 @@ class Room:
 
     async def _on_chat(self, conn: Conn, text: str) -> None:
         text = text.strip()
-        if not text or len(text) > 500:
-            self._error(conn, "bad-chat", "chat lines are 1..500 characters")
+        most = self.settings.chat_max_chars
+        if not text or len(text) > most:
+            self._error(conn, "bad-chat", f"chat lines are 1..{most} characters")
             return
         self.seq += 1
         msg = wire.ChatLine(
@@ -774,6 +881,18 @@ class Room:
             {"seq": self.seq, "name": conn.player.name, "seat": conn.seat, "text": text}
         )
         await self._emit(msg, "chat", json.dumps({"player": conn.player.id, "text": text}))
+        self.chat_untrimmed += 1
+        keep = self.settings.chat_keep
+        if len(self.chat) == keep and self.chat_untrimmed >= max(1, keep // 2):
+            self.chat_untrimmed = 0
+            self._spawn(self._trim_chat(int(self.chat[0]["seq"])))
+
+    async def _trim_chat(self, before_seq: int) -> None:
+        """Delete the chat lines the room no longer keeps from the database too."""
+        try:
+            await self.store.trim_chat(self.rid, before_seq)
+        except Exception:
+            log.warning("room %s: could not delete old chat lines", self.code[:6], exc_info=True)
 
     async def _on_nudge(self, conn: Conn) -> None:
         m = self.match
@@ -808,6 +927,7 @@ class Room:
     def _reseat(self) -> None:
         for c in self.conns:
             c.seat = self._seat_of(c.player.id)
+        self._presence()
 
     async def _maybe_start(self) -> None:
         if self.status != "waiting":
@@ -1065,6 +1185,7 @@ class Room:
             spectators=sum(1 for c in self.conns if c.seat is None),
             stakes=stakes_info(self.stakes),
             teams=list(fixed_teams(self.ruleset)),
+            owner=self.owner,
         )
 
     def _snapshot(self, seat: int | None) -> bytes:
@@ -1075,9 +1196,8 @@ class Room:
         )
 
     def _presence(self) -> None:
-        seen: dict[str, dict[str, Any]] = {}
-        for c in self.conns:
-            seen[c.player.id] = {"player": c.player.id, "name": c.player.name, "seat": c.seat}
-        data = wire.encode(wire.Presence(seq=self.seq, players=list(seen.values())))
-        for c in list(self.conns):
-            c.send(data)
+        """Presence changed: flush it soon, once for every change until then."""
+        if self._presence_timer is None:
+            self._presence_timer = asyncio.get_running_loop().call_later(
+                self.settings.presence_interval_s, self.inbox.put_nowait, ("presence",)
+            )

@@ -37,6 +37,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    delete,
     event,
     func,
     insert,
@@ -222,6 +223,8 @@ class StoredRoom:
     """Action texts of the current match, in order."""
     stakes: dict[str, Any] | None = None
     """What the room plays for (``StakeRules.to_dict``); None: a plain room."""
+    owner: str | None = None
+    """The player who created the room (None: a room from before rooms had owners)."""
 
 
 _Op = tuple[str, dict[str, Any]]
@@ -446,9 +449,28 @@ class Store:
                         int(last or 0),
                         list(acts),
                         None if stakes is None else json.loads(stakes.rules),
+                        r.created_by,
                     )
                 )
         return out
+
+    async def close_room(self, room_id: int) -> None:
+        """Mark a room closed (never restored again) and delete its log: the log exists to
+        replay an open room. The row stays, so its finished games and ledger rows still
+        name it."""
+        async with self.sessions.begin() as s:
+            await s.execute(update(RoomRow).where(RoomRow.id == room_id).values(closed=True))
+            await s.execute(delete(LogRow).where(LogRow.room_id == room_id))
+
+    async def trim_chat(self, room_id: int, before_seq: int) -> int:
+        """Delete a room's chat lines older than ``before_seq``; returns how many."""
+        async with self.sessions.begin() as s:
+            result = await s.execute(
+                delete(LogRow).where(
+                    LogRow.room_id == room_id, LogRow.kind == "chat", LogRow.seq < before_seq
+                )
+            )
+        return int(getattr(result, "rowcount", 0) or 0)
 
     # ------------------------------------------------------------------ games
 

@@ -16,7 +16,7 @@ b'{"t":"pong","v":2,"seq":3}'
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -47,6 +47,8 @@ class Hello(ClientMsg, tag="hello"):
 
     token: str
     last_seq: int | None = None
+    presence: Literal["full", "delta"] = "full"
+    """v2: ``delta``: after one full ``presence``, send only ``presence_delta`` changes."""
 
 
 class Sit(ClientMsg, tag="sit"):
@@ -68,6 +70,12 @@ class AddBot(ClientMsg, tag="add_bot"):
 
 class RemoveBot(ClientMsg, tag="remove_bot"):
     """Take a bot out of its seat (between matches only)."""
+
+    seat: int
+
+
+class Unseat(ClientMsg, tag="unseat"):
+    """v2, the room's owner: move the human in ``seat`` out of it (between matches)."""
 
     seat: int
 
@@ -127,6 +135,7 @@ ClientMessage = (
     | Stand
     | AddBot
     | RemoveBot
+    | Unseat
     | Ready
     | Act
     | Hint
@@ -187,6 +196,9 @@ class RoomInfo(msgspec.Struct, kw_only=True):
     "beans", "coefficient": N, "house": A, "slam_points": S}``."""
     teams: list[int] = msgspec.field(default_factory=list)
     """v2, issue 13: fixed partners: each seat's team (empty for other partnerships)."""
+    owner: str | None = None
+    """v2: the id of the player who created the room and alone may add, remove and unseat
+    (null: a room from before owners, open to everyone)."""
 
 
 class GameView(msgspec.Struct, kw_only=True):
@@ -349,6 +361,15 @@ class Presence(ServerMsg, tag="presence"):
     """Who is connected now (not logged: ``seq`` is the current one)."""
 
     players: list[dict[str, Any]]
+
+
+class PresenceDelta(ServerMsg, tag="presence_delta"):
+    """v2, to a client that said ``hello`` with ``presence: "delta"``: who came or changed
+    seat (``joined``, entries as in ``presence``) and who left (``left``, player ids) since
+    the last presence message."""
+
+    joined: list[dict[str, Any]]
+    left: list[str]
 
 
 class HintMsg(ServerMsg, tag="hint"):

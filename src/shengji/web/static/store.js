@@ -172,7 +172,7 @@ function connect() {
   ws = sock;
   set({ conn: "connecting" });
   sock.onopen = () => {
-    const hello = { t: "hello", token: state.player.token };
+    const hello = { t: "hello", token: state.player.token, presence: "delta" };
     if (lastSeq != null) hello.last_seq = lastSeq;
     sock.send(JSON.stringify({ v: 2, ...hello }));
   };
@@ -230,6 +230,9 @@ function onMessage(msg) {
     case "presence":
       set({ presence: msg.players });
       break;
+    case "presence_delta":
+      onPresenceDelta(msg);
+      break;
     case "hint":
       onHint(msg.action);
       break;
@@ -260,6 +263,12 @@ function onMessage(msg) {
   }
 }
 
+/** Who came, changed seat or left since the last presence message (docs/protocol.md). */
+function onPresenceDelta(msg) {
+  const gone = new Set([...msg.left, ...msg.joined.map((p) => p.player)]);
+  set({ presence: [...state.presence.filter((p) => !gone.has(p.player)), ...msg.joined] });
+}
+
 /** A deal's stakes as the server settled them: shown in that deal's summary. */
 function onSettled(msg) {
   const sm = state.summary;
@@ -272,12 +281,13 @@ function onError(msg) {
     exitRoom();
     return;
   }
-  if (msg.code === "no-room") {
+  if (msg.code === "no-room" || msg.code === "room-full") {
     localStorage.removeItem("shengji.room");
     leaveSocket();
     set({ code: null, conn: "idle" });
     location.hash = "";
-    notice({ key: "error.no-room" }, "error");
+    if (msg.code === "no-room") notice({ key: "error.no-room" }, "error");
+    else notice({ code: msg.code, message: msg.message }, "error", 8000);
     return;
   }
   set({ hintBusy: false });

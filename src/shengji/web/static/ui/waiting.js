@@ -43,12 +43,13 @@ export function WaitingRoom() {
       </div>
       ${me == null ? html`<p>${t("room.pick_seat")}</p>` : null}
       <div class="row">
-        ${empty > 0 ? html`<button data-testid="fill-bots-btn" onClick=${fill}>${t("room.fill_bots")}</button>` : null}
+        ${empty > 0 && isOwner() ? html`<button data-testid="fill-bots-btn" onClick=${fill}>${t("room.fill_bots")}</button>` : null}
         ${mine ? html`<button class=${mine.ready ? "" : "primary"} data-testid="ready"
           onClick=${() => S.send({ t: "ready", ready: !mine.ready })}>
           ${mine.ready ? t("room.not_ready") : t("room.ready")}</button>` : null}
       </div>
-      <p class="muted small">${empty ? t("room.need_seats", { n: empty }) : t("room.need_ready")}</p>
+      <p class="muted small">${empty ? t("room.need_seats", { n: empty }) : t("room.need_ready")}
+        ${empty && !isOwner() ? " " + t("room.owner_only") : ""}</p>
     </div>
     <div class=${"wseats n" + room.seats.length}>
       ${room.seats.map((s) => html`<div key=${s.seat} data-testid=${"seat-" + s.seat}
@@ -68,28 +69,42 @@ export function WaitingRoom() {
 
 /** What can be done with one seat of the waiting room: sit or seat a bot (empty), remove
  * the bot, or stand up (my own seat). */
+/** Whether I have the room owner's rights (bots, moving others out of seats); a room
+ * without an owner gives them to everyone. */
+function isOwner() {
+  const room = state.room;
+  if (!room) return false;
+  return room.owner == null || (state.player != null && room.owner === state.player.id);
+}
+
 function SeatControls({ i, s }) {
   const [bot, setBot] = useState("heuristic");
   const bots = (state.meta ? state.meta.bots : ["random", "heuristic"]).filter((b) => b !== "search");
+  const owner = isOwner();
   if (s.kind === "empty") {
     return html`<div class="seatctl">
       <button class="small" data-testid=${"sit-" + i}
         onClick=${() => S.send({ t: "sit", seat: i })}>${t("seat.sit")}</button>
-      <select class="small" data-testid=${"bot-level-" + i} value=${bot}
+      ${owner ? html`<select class="small" data-testid=${"bot-level-" + i} value=${bot}
         onChange=${(e) => setBot(e.target.value)}>
         ${bots.map((b) => html`<option value=${b}>${t("bot." + b)}</option>`)}
       </select>
       <button class="small" data-testid=${"add-bot-" + i}
-        onClick=${() => S.send({ t: "add_bot", seat: i, bot })}>${t("seat.add_bot")}</button>
+        onClick=${() => S.send({ t: "add_bot", seat: i, bot })}>${t("seat.add_bot")}</button>` : null}
     </div>`;
   }
   if (s.kind === "bot") {
+    if (!owner) return null;
     return html`<div class="seatctl"><button class="small" data-testid=${"remove-bot-" + i}
       onClick=${() => S.send({ t: "remove_bot", seat: i })}>${t("seat.remove_bot")}</button></div>`;
   }
   if (state.seat === i) {
     return html`<div class="seatctl"><button class="small" data-testid="stand"
       onClick=${() => S.send({ t: "stand" })}>${t("seat.stand")}</button></div>`;
+  }
+  if (owner && s.kind === "human") {
+    return html`<div class="seatctl"><button class="small" data-testid=${"unseat-" + i}
+      onClick=${() => S.send({ t: "unseat", seat: i })}>${t("seat.unseat")}</button></div>`;
   }
   return null;
 }
