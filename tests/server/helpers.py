@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 import uvicorn
+from fastapi import FastAPI
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
@@ -31,6 +32,9 @@ def fast_settings(data_dir: str, **kw: Any) -> Settings:
         "bot_delay_s": 0.0,
         "deal_end_pause_s": 0.0,
         "seat_grace_s": 60.0,
+        "turn_s": 0.0,  # no turn timers, no wait for "next deal": the tests set the pace
+        "long_turn_s": 0.0,
+        "next_deal_s": 0.0,
         "rate_per_s": 1000.0,
         "rate_burst": 1000,
         "log_level": "warning",
@@ -40,14 +44,18 @@ def fast_settings(data_dir: str, **kw: Any) -> Settings:
 
 
 @contextmanager
-def live_server(settings: Settings) -> Iterator[str]:
-    """Run the app on a free loopback port; yields its base URL (http://127.0.0.1:PORT)."""
+def live_server(settings: Settings, app: FastAPI | None = None) -> Iterator[str]:
+    """Run the app (default: a new one) on a free loopback port; yields its base URL
+    (http://127.0.0.1:PORT)."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        create_app(settings), log_level="warning", ws="websockets-sansio", ws_max_size=1 << 20
+        app or create_app(settings),
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_max_size=1 << 20,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))

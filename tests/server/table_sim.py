@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shengji.core.actions import Action
-from shengji.core.stakes import settle
+from shengji.core.stakes import deal_outcome, settle
 from shengji.server import wire
-from shengji.server.stakes import human_on_each_side
-from shengji.core.stakes import deal_outcome
+from shengji.server.stakes import DealSettled, human_on_each_side
 from shengji.server.table import Table, TableConfig, handle
 from shengji.server.table.commands import (
     BotDeclared,
@@ -27,7 +26,6 @@ from shengji.server.table.commands import (
     GameSaved,
     HintReady,
     SeedDrawn,
-    SettledDeal,
     Tick,
     WriteFailed,
     Written,
@@ -160,7 +158,7 @@ class Sim:
                 self.feed(DealsSettled(w.ticket, self._settle(req)))
         return True
 
-    def _settle(self, req: SettleDeals) -> tuple[SettledDeal, ...]:
+    def _settle(self, req: SettleDeals) -> tuple[DealSettled, ...]:
         out = []
         for d in req.deals:
             key = (req.match_no, d.deal_no)
@@ -168,11 +166,11 @@ class Sim:
                 continue
             players = list(d.players)
             if not human_on_each_side(deal_outcome(d.result, len(players)), players):
-                out.append(SettledDeal(d.deal_no, d.players, None))
+                out.append(DealSettled(d.deal_no, d.players, None))
                 continue
             self.store.settled.add(key)
             st = settle(d.result, req.rules, [0 if p else None for p in players])
-            out.append(SettledDeal(d.deal_no, d.players, st))
+            out.append(DealSettled(d.deal_no, d.players, st))
         return tuple(out)
 
     def answer_bot(self, mode: str = "ok") -> bool:

@@ -35,6 +35,13 @@ def test_a_hidden_declaration_is_seen_by_the_declarer_only(tmp_path: Path) -> No
             c.wait(lambda m: m["t"] == "update" and m["seq"] >= declared["seq"] + 3)
             ups = [m for m in c.messages if m["t"] == "update"]
             assert not any(e["type"] == "declared" for m in ups for e in m["events"])
+            # nor does the whole view each update carries show it, or the declarer's cards
+            for m in ups:
+                g = m.get("game")
+                if g is not None and g["phase"] == "dealing":
+                    assert g["declaration"] is None or g["declaration"]["seat"] != 0, g
+                    assert g["own_declaration"] is None or g["own_declaration"]["seat"] != 0
+                    assert g["seat"] == (clients.index(c) if c is not clients[4] else None)
             seqs = [m["seq"] for m in c.messages if m["t"] in ("update", "room")]
             assert seqs == list(range(seqs[0], seqs[0] + len(seqs)))
         for c in clients:

@@ -71,6 +71,8 @@ def test_a_room_of_bots_plays_a_whole_deal(server: str, name: str) -> None:
         server, watcher["token"], preset=name, max_deals=1, bots={i: "random" for i in range(n)}
     )
     assert len(room["seats"]) == n
+    fixed = PRESETS[name].partnership == "fixed"
+    assert room["teams"] == ([seat % 2 for seat in range(n)] if fixed else [])
     c = Client(server, room["code"], watcher["token"], last_seq=0)  # everything from the start
     assert c.welcome["resume"] is True
     over = c.wait(lambda m: m["t"] == "match_over", timeout=120)
@@ -82,6 +84,17 @@ def test_a_room_of_bots_plays_a_whole_deal(server: str, name: str) -> None:
     counts = [e for m in updates for e in m["events"] if e["type"] == "card_count_dealt"]
     assert {e["seat"] for e in counts} == set(range(n))
     assert not any(e["type"] in ("card_dealt", "kitty_taken") for m in updates for e in m["events"])
+    # each update carries the spectator's whole view (only the oldest ones, resent from the
+    # log, come without), and the deal's end carries its summary
+    viewed = [i for i, m in enumerate(updates) if m.get("game") is not None]
+    assert viewed and viewed == list(range(viewed[0], len(updates)))
+    for m in updates[viewed[0] :]:
+        g = m["game"]
+        assert g["seat"] is None and g["hand"] == "" and g["options"] == [], g
+        assert g["phase"] == m["phase"] and g["trumps"] and len(g["roles"]) == n
+    summary = ends[0]["summary"]
+    assert len(summary["seat_steps"]) == n and summary["deal_no"] == 0
+    assert set(summary["roles"]) <= {"dealer", "partner", "friend", "attacker"}
     rec = GameRecord.from_json(httpx.get(f"{server}/api/games/{over['game']}").text)
     assert rec.ruleset["players"] == n
     assert record_result(replay(rec)) == rec.result == over["result"]

@@ -37,7 +37,14 @@ def _fake_room(
 ) -> Room:
     """What ``settle_deals`` reads of a room."""
     room = SimpleNamespace(
-        stakes=rules, match=match, store=store, rid=rid, match_no=1, seats=seats, code=f"r{rid}"
+        stakes=rules,
+        match=match,
+        store=store,
+        rid=rid,
+        match_no=1,
+        seats=seats,
+        code=f"r{rid}",
+        rosters={},
     )
     return cast(Room, room)
 
@@ -381,3 +388,87 @@ def test_live_coin_rooms_settle_as_configured(tmp_path: Path) -> None:
             x = (y + (1 if dealer_won else 2)) * (ended["stake"] if doubling else 1)
             assert settled["base"] == x, (doubling, ended, settled)
             assert sorted(settled["deltas"][:2]) == [-x * 10, x * 10 * 9 // 10]
+# ------------------------------------------------- who pays: the leaver, never a substitute
+
+
+def _play_seat_until_match_over(c: Client, seat: int) -> list[dict[str, Any]]:
+    """Play ``seat`` by hints until ``match_over``; returns the ``settled`` messages."""
+    settled = []
+    while True:
+        m = c.recv(20)
+        assert m["t"] != "error", m
+        if m["t"] == "match_over":
+            return settled
+        if m["t"] == "settled":
+            settled.append(m)
+        if m["t"] == "update" and m["to_act"] == seat and m["phase"] != "dealing":
+            c.send({"t": "hint", "v": 1})
+            c.act(c.wait(lambda x: x["t"] == "hint")["action"])
+
+
+def _sit_both_and_start(
+    base: str, stakes: dict[str, Any], deals: int
+) -> tuple[dict[str, Any], dict[str, Any], str, Client, Client]:
+    """Ann (seat 0) and bob (seat 1, the other side) sit with two bots; both stay connected
+    (nobody moves for ann until she acts: the test sets the pace). Returns once the first
+    card is dealt."""
+    ann, bob = new_player(base, "ann"), new_player(base, "bob")
+    room = new_room(
+        base, ann["token"], max_deals=deals, stakes=stakes, bots={"2": "random", "3": "random"}
+    )
+    a = Client(base, room["code"], ann["token"])
+    b = Client(base, room["code"], bob["token"])
+    for seat, c in ((0, a), (1, b)):
+        c.send({"t": "sit", "v": 1, "seat": seat})
+        c.wait(lambda m, s=seat: m["t"] == "room" and m["room"]["seats"][s]["kind"] == "human")
+    for c in (a, b):
+        c.send({"t": "ready", "v": 1})
+    b.wait(lambda m: m["t"] == "update" and any(e["type"] == "card_dealt" for e in m["events"]))
+    return ann, bob, room["code"], a, b
+
+
+def test_a_player_who_leaves_mid_deal_still_pays(tmp_path: Path) -> None:
+    # decision 131: leaving does not make the deal unsettled; the leaver is settled for it
+    settings = fast_settings(str(tmp_path), seat_grace_s=0.0)
+    with live_server(settings) as base:
+        ann, bob, _, a, b = _sit_both_and_start(base, {"kind": "rating"}, deals=1)
+        b.send({"t": "leave", "v": 1})  # the first card is out: bob is on this deal
+        b.close()
+        settled = _play_seat_until_match_over(a, 0)
+        a.close()
+        mine, his = (_wait_deals(base, p["id"], "rating", 1) for p in (ann, bob))
+    assert [r["deal_no"] for r in mine["ledger"]] == [0]
+    assert [r["deal_no"] for r in his["ledger"]] == [0]
+    assert his["ledger"][0]["seat"] == 1
+    assert mine["ledger"][0]["delta"] == -his["ledger"][0]["delta"] != 0  # zero-sum
+    (msg,) = settled
+    assert msg["settled"] and msg["players"] == [ann["id"], bob["id"], None, None]
+    assert msg["deltas"][1] == his["ledger"][0]["delta"]
+
+
+def test_a_substitute_is_not_charged_for_the_deal_they_joined(tmp_path: Path) -> None:
+    # decision 132: carol takes bob's vacated seat mid-deal: bob pays for deal 0, carol
+    # nothing; deal 1 is dealt with carol seated, so she is settled for it
+    settings = fast_settings(str(tmp_path), seat_grace_s=0.0)
+    kind = "coins"
+    with live_server(settings) as base:
+        ann, bob, code, a, b = _sit_both_and_start(
+            base, {"kind": kind, "coefficient": 100}, deals=2
+        )
+        b.send({"t": "leave", "v": 1})
+        b.close()
+        carol = new_player(base, "carol")
+        c = Client(base, code, carol["token"])
+        c.wait(lambda m: m["t"] == "snapshot" and m["room"]["seats"][1]["kind"] == "empty")
+        c.send({"t": "sit", "v": 1, "seat": 1})
+        c.wait(lambda m: m["t"] == "room" and m["room"]["seats"][1]["player"] == carol["id"])
+        c.close()  # a stand-in plays for her (grace 0); she stays in the seat
+        settled = _play_seat_until_match_over(a, 0)
+        a.close()
+        got = {p["name"]: _wait_deals(base, p["id"], kind, 1) for p in (ann, bob, carol)}
+    deals = {name: [r["deal_no"] for r in mine["ledger"]] for name, mine in got.items()}
+    assert deals == {"ann": [1, 0], "bob": [0], "carol": [1]}  # newest first
+    assert got["bob"][kind] != STARTING_COINS  # the leaver paid or gained deal 0
+    carol_row = got["carol"]["ledger"][0]
+    assert got["carol"][kind] == STARTING_COINS + carol_row["delta"]  # deal 1 only
+    assert [m["players"][1] for m in settled] == [bob["id"], carol["id"]]

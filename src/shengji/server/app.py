@@ -13,20 +13,28 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
-from fastapi import FastAPI, Header, HTTPException, WebSocket
+from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
 from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from starlette.types import ASGIApp
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from shengji.bots.registry import bot_factory, bot_names
 from shengji.core.ruleset import PRESETS
 from shengji.server import wire
+from shengji.server.bodylimit import BodyLimit
 from shengji.server.bots_runner import BotRunner
-from shengji.server.lobby import Lobby, LobbyError, preset_catalog
+from shengji.server.expiry import Janitor
+from shengji.server.headers import SecurityHeaders
+from shengji.server.health import STORAGE_DOWN, health_response, install_storage_handler
+from shengji.server.lobby import Lobby, LobbyError, LobbyFull, preset_catalog
+from shengji.server.names import BadName, clean_name
+from shengji.server.quotas import OverQuota, Quotas, address_key
 from shengji.server.rooms import Conn, Room
 from shengji.server.settings import Settings
 from shengji.server.storage import Player, Store
+from shengji.server.write_faults import is_storage_fault
 
 log = logging.getLogger("shengji.server")
 
@@ -37,7 +45,8 @@ WEB_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 class NewPlayer(BaseModel):
     """``POST /api/players``."""
 
-    name: str = Field(min_length=1, max_length=32)
+    name: str
+    """Trimmed and checked by ``server/names.py`` (a bad name: 400 saying why)."""
 
 
 class NewRoom(BaseModel):
@@ -54,6 +63,9 @@ class NewRoom(BaseModel):
     "house": A, "slam_points": 6, "overturn_doubling": true}``; omitted: the preset's default
     (``preset_info`` ``stakes``: plain, 欢乐豆 for ``huanle``; server/stakes.py;
     ``overturn_doubling`` left out: on for 欢乐豆 only)."""
+    table: dict[str, Any] | None = None
+    """The room's pace: ``{"turn_s": 30, "long_turn_s": 60, "next_deal_s": 30}`` (seconds,
+    0: off; omitted: the defaults of a public or private room, server/table/options.py)."""
 
 
 class TokenBucket:
@@ -80,6 +92,24 @@ def _room_json(room: Room) -> Any:
     return msgspec.to_builtins(room.info())  # with ``stakes`` (RoomInfo fills it)
 
 
+class App(FastAPI):
+    """The server app: every HTTP response, errors included, gets the security headers
+    (server/headers.py), and request bodies are capped (server/bodylimit.py)."""
+
+    def __init__(self, settings: Settings, **kw: Any) -> None:
+        super().__init__(**kw)
+        self.body_limit = settings.max_body_bytes
+
+    def build_middleware_stack(self) -> ASGIApp:
+        """FastAPI's stack inside the body cap, inside the headers (outermost)."""
+        inner = BodyLimit(super().build_middleware_stack(), self.body_limit)
+        return SecurityHeaders(inner, WEB_STATIC, ("/api/", "/healthz"))
+
+
+def _too_many(e: OverQuota) -> HTTPException:
+    return HTTPException(429, e.message, headers={"Retry-After": str(e.retry_after)})
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """A new server app; its lifespan opens the database and restores every room."""
     settings = settings or Settings()
@@ -94,15 +124,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if n:
             log.info("restored %d rooms", n)
         app.state.store, app.state.lobby, app.state.bots = store, lobby, bots
+        app.state.auth_gate = asyncio.Semaphore(4)  # sign-ins never exhaust the DB pool
+        janitor = Janitor(lobby, settings)
+        janitor.start()
         try:
             yield
         finally:
+            await janitor.stop()
             await lobby.close()
             bots.close()
             await store.close()
 
-    app = FastAPI(title="shengji", version="1", lifespan=lifespan)
+    app = App(settings, title="shengji", version="1", lifespan=lifespan)
     app.state.settings = settings
+    install_storage_handler(app)  # a full disk or a lost database: 503, never a bare 500
+    quotas = Quotas(settings.signup_rate, settings.room_rate, settings.room_rate_per_address)
 
     def lobby() -> Lobby:
         lob: Lobby = app.state.lobby
@@ -120,9 +156,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raise HTTPException(401, "unknown token")
         return player
 
+    async def optional_player(authorization: str | None) -> Player | None:
+        """The signed-in player; None without a header or with an unknown token."""
+        if not authorization or not authorization.lower().startswith("bearer "):
+            return None
+        return await store().player_by_token(authorization[7:].strip())
+
     @app.get("/healthz")
-    async def healthz() -> dict[str, Any]:
-        return {"ok": True, "rooms": len(lobby().rooms)}
+    async def healthz() -> Response:
+        return health_response(store().health, len(lobby().rooms))  # 503 while writes fail
 
     @app.get("/api/meta")
     async def meta() -> dict[str, Any]:
@@ -134,8 +176,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         }
 
     @app.post("/api/players")
-    async def new_player(body: NewPlayer) -> dict[str, Any]:
-        player, token = await store().create_player(body.name.strip() or "guest")
+    async def new_player(body: NewPlayer, request: Request) -> dict[str, Any]:
+        try:
+            name = clean_name(body.name, settings.name_max_chars)
+        except BadName as e:
+            raise HTTPException(400, str(e)) from e
+        try:
+            quotas.signup(address_key(request.client and request.client.host))
+        except OverQuota as e:
+            raise _too_many(e) from e
+        player, token = await store().create_player(name)
         return {"id": player.id, "name": player.name, "token": token}
 
     @app.get("/api/me")
@@ -144,18 +194,44 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"id": p.id, "name": p.name}
 
     @app.post("/api/rooms")
-    async def new_room(body: NewRoom, authorization: str | None = Header(default=None)) -> Any:
+    async def new_room(
+        body: NewRoom, request: Request, authorization: str | None = Header(default=None)
+    ) -> Any:
         player = await current_player(authorization)
+        address = address_key(request.client and request.client.host)
+        try:
+            quotas.check_room(player.id, address)
+        except OverQuota as e:
+            raise _too_many(e) from e
+        owned = lobby().owned_by(player.id)
+        if owned >= settings.max_rooms_per_player:
+            raise _too_many(
+                OverQuota(
+                    f"you have {owned} open rooms, the most one player may; a room nobody "
+                    f"uses closes after {settings.room_idle_s:g} s",
+                    max(1, round(settings.room_idle_s)),
+                )
+            )
         try:
             for seat, name in body.bots.items():
                 bot_factory(name)
                 if not 0 <= seat < 16:
                     raise LobbyError(f"bad seat {seat}")
             room = await lobby().create(
-                player.id, body.preset, body.options, body.private, body.max_deals, body.stakes
+                player.id,
+                body.preset,
+                body.options,
+                body.private,
+                body.max_deals,
+                body.stakes,
+                body.table,
             )
+        except LobbyFull as e:
+            retry = str(max(1, round(settings.room_idle_s)))
+            raise HTTPException(503, str(e), headers={"Retry-After": retry}) from e
         except (LobbyError, ValueError) as e:
             raise HTTPException(400, str(e)) from e
+        quotas.room_created(player.id, address)
         for seat, name in sorted(body.bots.items()):
             if seat < len(room.seats):
                 room.add_bot(seat, name)
@@ -173,11 +249,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return _room_json(room)
 
     @app.get("/api/players/{pid}/games")
-    async def player_games(pid: str) -> dict[str, Any]:
+    async def player_games(
+        pid: str, authorization: str | None = Header(default=None)
+    ) -> dict[str, Any]:
         player = await store().player(pid)
         if player is None:
             raise HTTPException(404, "no such player")
-        return {"player": pid, "name": player.name, "games": await store().games_of(pid)}
+        viewer = await optional_player(authorization)
+        games = await store().games_of(pid, private=viewer is not None and viewer.id == pid)
+        return {"player": pid, "name": player.name, "games": games}
 
     @app.get("/api/leaderboard")
     async def leaderboard(kind: str = "rating", limit: int = 50) -> dict[str, Any]:
@@ -197,15 +277,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"player": pid, "name": player.name, **await store().stakes_of(pid, limit)}
 
     @app.get("/api/games/{gid}")
-    async def get_game(gid: int) -> Response:
-        record = await store().game(gid)
-        if record is None:
+    async def get_game(gid: int, authorization: str | None = Header(default=None)) -> Response:
+        viewer = await optional_player(authorization)  # a private room's: its players only
+        record = await store().game_for(gid, None if viewer is None else viewer.id)
+        if record is None:  # also for a stranger: a private game's id says nothing
             raise HTTPException(404, "no such game")
         return Response(record, media_type="application/json")
 
     @app.websocket("/ws/{code}")
     async def ws_room(ws: WebSocket, code: str) -> None:
-        await _serve_socket(ws, code, lobby(), store(), settings)
+        await _serve_socket(ws, code, lobby(), store(), settings, app.state.auth_gate)
 
     if WEB_STATIC.is_dir():  # last: the routes above win
         app.mount("/", StaticFiles(directory=WEB_STATIC, html=True), name="web")
@@ -229,7 +310,7 @@ async def _writer(ws: WebSocket, conn: Conn) -> None:
     finally:
         with contextlib.suppress(Exception):
             if ws.application_state is WebSocketState.CONNECTED:
-                await ws.close()
+                await ws.close(conn.close_code)
 
 
 def _frame(message: Any) -> str | bytes | None:
@@ -241,7 +322,12 @@ def _frame(message: Any) -> str | bytes | None:
 
 
 async def _serve_socket(
-    ws: WebSocket, code: str, lobby: Lobby, store: Store, settings: Settings
+    ws: WebSocket,
+    code: str,
+    lobby: Lobby,
+    store: Store,
+    settings: Settings,
+    auth_gate: asyncio.Semaphore,
 ) -> None:
     await ws.accept()
     room = lobby.get(code)
@@ -265,12 +351,22 @@ async def _serve_socket(
         )
         await ws.close(4400)
         return
-    player = await store.player_by_token(hello.token)
+    try:
+        async with auth_gate:
+            player = await store.player_by_token(hello.token)
+    except Exception as e:
+        if not is_storage_fault(e):
+            raise
+        store.health.failed(e)
+        await _send_now(ws, wire.Error(seq=room.seq, code="storage", message=STORAGE_DOWN))
+        await ws.close(1013)  # try again later
+        return
     if player is None:
         await _send_now(ws, wire.Error(seq=room.seq, code="auth", message="unknown token"))
         await ws.close(4401)
         return
     conn = Conn(player, settings.send_queue)
+    conn.presence_delta = hello.presence == "delta"
     writer = asyncio.create_task(_writer(ws, conn))
     await room.join(conn, hello.last_seq)
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)

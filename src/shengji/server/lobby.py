@@ -28,6 +28,10 @@ class LobbyError(ValueError):
     """A room that cannot be created (bad preset, options or limits)."""
 
 
+class LobbyFull(LobbyError):
+    """The server has ``max_rooms`` live rooms: none can be created until one closes."""
+
+
 def unplayable(ruleset: Ruleset) -> str | None:
     """Why this server cannot run ``ruleset`` (None: it can).
 
@@ -86,6 +90,8 @@ class Lobby:
         self.settings = settings
         self.store = store
         self.bots = bots
+        self.pace = TableOptions.from_settings(settings)
+        """New rooms' pace (room options) unless their creator chose theirs."""
         self.rooms: dict[str, Room] = {}
         self._lock = asyncio.Lock()
 
@@ -106,7 +112,9 @@ class Lobby:
                     bots=self.bots,
                     stakes=StakeRules.from_dict(stored.stakes),
                     owner=stored.owner,
-                    options=TableOptions.from_dict(stored.state.get("options"), stored.private),
+                    options=TableOptions.from_dict(
+                        stored.state.get("options"), stored.private, self.pace
+                    ),
                 )
                 room.restore(stored.state, stored.last_seq, stored.actions)
             except Exception:
@@ -130,7 +138,7 @@ class Lobby:
         (``{"kind": "coins", "coefficient": 1000}``; None: the preset's default, plain for
         every preset but ``huanle``'s 欢乐豆, see ``PRESET_INFO`` and server/stakes.py)."""
         if len(self.rooms) >= self.settings.max_rooms:
-            raise LobbyError("the server has as many rooms as it may")
+            raise LobbyFull("the server has as many rooms as it may; try again later")
         if max_deals is not None and max_deals < 1:
             raise LobbyError("max_deals must be at least 1")
         try:
@@ -147,7 +155,7 @@ class Lobby:
         except ValueError as e:
             raise LobbyError(str(e)) from e
         try:
-            options = TableOptions.parse(table, private)
+            pace = TableOptions.parse(table, private, self.pace)
         except ValueError as e:
             raise LobbyError(str(e)) from e
         code = secrets.token_urlsafe(12)
@@ -165,7 +173,7 @@ class Lobby:
             bots=self.bots,
             stakes=rules,
             owner=creator,
-            options=options,
+            options=pace,
         )
         room.rid = await self.store.create_room(
             code,
@@ -185,6 +193,17 @@ class Lobby:
     def get(self, code: str) -> Room | None:
         """The room with this code."""
         return self.rooms.get(code)
+
+    def owned_by(self, player: str) -> int:
+        """How many live rooms ``player`` owns."""
+        return sum(1 for r in self.rooms.values() if r.owner == player)
+
+    async def close_room(self, room: Room) -> None:
+        """Close a room for good: out of the lobby, its task stopped, its row closed."""
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        await room.stop()
+        await self.store.close_room(room.rid)
 
     def open_rooms(self) -> list[Room]:
         """Public rooms, newest first."""

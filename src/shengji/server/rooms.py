@@ -14,9 +14,9 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import secrets
 from collections import deque
 from collections.abc import Callable, Coroutine, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from shengji.bots.base import Bot
@@ -25,7 +25,8 @@ from shengji.core.ruleset import Ruleset
 from shengji.core.stakes import PLAIN, StakeRules
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner
-from shengji.server.faults import fault_reason, is_storage_fault
+from shengji.server.presence import PresenceBoard
+from shengji.server.seeds import new_match_seed
 from shengji.server.settings import Settings
 from shengji.server.storage import Player, Store
 from shengji.server.table import Limits, Table, TableConfig, TableOptions, handle, restored
@@ -59,8 +60,9 @@ from shengji.server.table.effects import (
     Write,
 )
 from shengji.server.table.model import Seat
-from shengji.server.table.render import encoded
+from shengji.server.table.render import UpdateEntry, encoded
 from shengji.server.table.views import room_info
+from shengji.server.write_faults import fault_reason, is_storage_fault
 from shengji.server.writes import carry_out
 
 __all__ = ["CLIENT_FORMS", "Conn", "Room", "Seat", "action_text", "client_action"]
@@ -68,6 +70,10 @@ __all__ = ["CLIENT_FORMS", "Conn", "Room", "Seat", "action_text", "client_action
 log = logging.getLogger("shengji.server.rooms")
 
 _conn_ids = itertools.count(1)
+
+VIEW_KEEP = 64
+"""The newest updates kept with their match, to render each seat's ``game`` for a client
+resuming that recently; older ones are resent without it (the client asks for a sync)."""
 
 
 class Conn:
@@ -78,8 +84,26 @@ class Conn:
         self.player = player
         self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
         self.open = True
+        self.seat: int | None = None
+        """The seat it plays, as the table last said (for presence)."""
+        self.welcomed = False
+        """Its ``welcome`` went out (presence goes only to welcomed connections)."""
+        self.presence_delta = False
+        """Wants ``presence_delta`` messages (said so in ``hello``)."""
+        self.presence_synced = False
+        """Has had the whole presence list once."""
         self.close_code = 1000
         """The WebSocket close code its writer closes with."""
+
+    @property
+    def player_id(self) -> str:
+        """The connected player's id."""
+        return self.player.id
+
+    @property
+    def name(self) -> str:
+        """The connected player's name."""
+        return self.player.name
 
     def send(self, data: bytes) -> None:
         """Queue a message; a client too slow to keep up is disconnected."""
@@ -146,10 +170,10 @@ class Room:
             max_deals=max_deals,
             stakes=stakes,
             owner=owner,
-            options=options or TableOptions.defaults(private),
+            options=options or TableOptions.defaults(private, TableOptions.from_settings(settings)),
             limits=Limits.from_settings(settings),
         )
-        self.table = Table.empty(config, spare_seed=secrets.token_hex(16))
+        self.table = Table.empty(config, spare_seed=new_match_seed())
         self.conns: dict[int, Conn] = {}
         self.backlog: deque[Send] = deque(maxlen=settings.log_size)
         self.inbox: asyncio.Queue[Inbox] = asyncio.Queue()
@@ -160,6 +184,8 @@ class Room:
         self._timer: asyncio.TimerHandle | None = None
         self._presence_timer: asyncio.TimerHandle | None = None
         self._bots: dict[tuple[int, int, str], Bot] = {}
+        self.presence = PresenceBoard()
+        self.closed = False
 
     # ------------------------------------------------------------------ the room as others see it
 
@@ -210,11 +236,15 @@ class Room:
 
     def start(self) -> None:
         """Start the room's task (it first looks at what is due: ``Tick``)."""
+        if not self.table.conns and self.table.unattended_since is None:
+            self.table = replace(self.table, unattended_since=self._now())  # nobody came yet
         self.inbox.put_nowait(Tick())
         self.task = asyncio.create_task(self.run(), name=f"room-{self.code[:6]}")
 
     async def stop(self) -> None:
-        """Stop the task, timers and bot moves in flight; close every connection."""
+        """Stop the task, timers and bot moves in flight; everyone still connected or
+        joining is told the room has closed."""
+        self.closed = True
         if self.task is None:
             return
         self.inbox.put_nowait(_Stop())
@@ -226,8 +256,24 @@ class Room:
                 handle_.cancel()
         for t in list(self._tasks):
             t.cancel()
+        welcomed = set(self.table.conns)
         for c in list(self.conns.values()):
+            if c.id not in welcomed:
+                self._refuse_closed(c)
             c.close()
+
+    async def expire(self) -> bool:
+        """Close the room if nobody is connected or joining (server/expiry.py); True: it is
+        closed now (the lobby then stops it)."""
+        if self.closed or self.task is None or self.task.done() or self.conns:
+            return False
+        self.closed = True
+        return True
+
+    def _refuse_closed(self, conn: Conn) -> None:
+        msg = wire.Error(seq=self.table.seq, code="no-room", message="the room has closed")
+        conn.send(wire.encode(msg))
+        conn.close(4404)
 
     async def run(self) -> None:
         """Handle the inbox one command at a time."""
@@ -248,11 +294,14 @@ class Room:
 
     # entry points for the socket handlers and the HTTP API
 
-    async def join(self, conn: Conn, last_seq: int | None, delta: bool = False) -> None:
+    async def join(self, conn: Conn, last_seq: int | None) -> None:
         """Register a connection; it gets a welcome, then missed messages or a snapshot."""
+        if self.closed:
+            self._refuse_closed(conn)
+            return
         self.conns[conn.id] = conn
         p = conn.player
-        self.inbox.put_nowait(Opened(conn.id, p.id, p.name, last_seq, delta))
+        self.inbox.put_nowait(Opened(conn.id, p.id, p.name, last_seq, conn.presence_delta))
 
     def submit(self, conn: Conn, msg: wire.ClientMessage) -> None:
         """A message from a client."""
@@ -276,11 +325,14 @@ class Room:
         match e:
             case Send(to=to, msg=msg):
                 if e.backlog:
-                    self.backlog.append(e)
+                    self._keep(e)
                 for conn_id, seat in to:
                     c = self.conns.get(conn_id)
                     if c is not None:
                         c.send(encoded(msg, seat))
+                        if isinstance(msg, wire.Welcome):  # presence follows its welcome
+                            c.welcomed = True
+                            self._presence_soon()
             case Replay(conn=conn_id, seat=seat, after=after):
                 c = self.conns.get(conn_id)
                 if c is not None:
@@ -302,16 +354,26 @@ class Room:
             case AskHint():
                 self._spawn(self._ask_hint(e))
             case DrawSeed():
-                self.inbox.put_nowait(SeedDrawn(secrets.token_hex(16)))
+                self.inbox.put_nowait(SeedDrawn(new_match_seed()))
             case PresenceChanged():
                 self._presence_soon()
-            case TrimChat():
-                pass  # the store keeps every chat line (nothing to trim)
+            case TrimChat(before_seq=before):
+                self._spawn(self._trim_chat(before))
             case CloseRoom():
                 if self.on_close is not None:
                     self._spawn(self.on_close(self))
-            case Note(level=level, text=text):
-                log.log(logging.getLevelName(level.upper()), "%s", text)
+            case Note(level=level, text=text, topic=topic):
+                logger = logging.getLogger(f"shengji.server.{topic}")
+                logger.log(logging.getLevelName(level.upper()), "%s", text)
+
+    def _keep(self, send: Send) -> None:
+        """Keep a public sequenced message for clients that resume; only the newest
+        ``VIEW_KEEP`` updates keep their match (to render each seat's ``game``)."""
+        self.backlog.append(send)
+        if len(self.backlog) > VIEW_KEEP:
+            old = self.backlog[-VIEW_KEEP - 1].msg
+            if isinstance(old, UpdateEntry):
+                old.forget_match()
 
     def _tick(self) -> None:
         self._timer = None
@@ -357,17 +419,28 @@ class Room:
         action, _ = await self.bots.choose(adviser, h.match.deal, h.seat)
         self.inbox.put_nowait(HintReady(h.conn, action))
 
+    async def _trim_chat(self, before_seq: int) -> None:
+        """Delete the chat lines the room no longer keeps from the database too."""
+        try:
+            await self.store.trim_chat(self.rid, before_seq)
+        except Exception:
+            log.warning("room %s: could not delete old chat lines", self.code[:6], exc_info=True)
+
     def _presence_soon(self) -> None:
+        """Presence changed: flush it soon, once for every change until then."""
         if self._presence_timer is None:
-            self._presence_timer = asyncio.get_running_loop().call_soon(self._presence)
+            self._presence_timer = asyncio.get_running_loop().call_later(
+                self.settings.presence_interval_s, self._presence
+            )
 
     def _presence(self) -> None:
         self._presence_timer = None
-        seen: dict[str, wire.PresenceEntry] = {}
-        for v in self.table.conns.values():
-            seen[v.player] = wire.PresenceEntry(player=v.player, name=v.name, seat=v.seat)
-        data = wire.encode(wire.Presence(seq=self.table.seq, players=list(seen.values())))
-        for conn_id in self.table.conns:
+        viewers = []
+        for conn_id, v in self.table.conns.items():
             c = self.conns.get(conn_id)
-            if c is not None:
-                c.send(data)
+            if c is not None and c.welcomed:
+                c.seat = v.seat
+                viewers.append(c)
+        t = self.table
+        away = [i for i in t.humans() if not t.connected(i)]
+        self.presence.flush(viewers, t.seq, away)

@@ -13,7 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from limits import parse_many
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -43,8 +44,20 @@ class Settings(BaseSettings):
     """Pause after a deal ends so players can read the summary."""
     seat_grace_s: float = Field(default=30.0, ge=0)
     """A disconnected player's seat is played by a bot after this many seconds."""
+    waiting_grace_s: float = Field(default=60.0, ge=0)
+    """Between matches, a seated player gone this long loses the seat (it is freed)."""
     substitute_bot: str = "random"
     """Registry name of the bot that stands in for an absent player."""
+    auto_bot: str = "heuristic"
+    """Registry name of the bot that plays for a seat on 托管 (timed out, or asked for)."""
+    turn_s: float = Field(default=30.0, ge=0)
+    """A new public room's turn timer (room option ``table.turn_s``; 0: none). Private rooms
+    have none unless their creator sets one."""
+    long_turn_s: float = Field(default=60.0, ge=0)
+    """A new public room's timer to bury, call a friend, bid or name trump."""
+    next_deal_s: float = Field(default=30.0, ge=0)
+    """How long a new room's deal summary waits for every player's "next deal" (0: it
+    waits only ``deal_end_pause_s``)."""
 
     log_size: int = Field(default=1024, ge=16)
     """Messages kept per room for reconnecting clients (older: a snapshot instead)."""
@@ -55,7 +68,51 @@ class Settings(BaseSettings):
     send_queue: int = Field(default=4096, ge=16)
     """Messages queued for one slow client before it is disconnected."""
     max_rooms: int = Field(default=10000, ge=1)
+    """Live rooms at most (closed and expired rooms do not count)."""
+    storage_retry_first_s: float = Field(default=0.1, gt=0)
+    """A room whose write failed (disk full, database locked or gone) retries after this,
+    doubling each time (server/write_faults.py)."""
+    storage_retry_max_s: float = Field(default=5.0, gt=0)
+    """The longest wait between two retries of a failed write."""
     log_level: str = "info"
+
+    # Limits against hostile guests (docs/protocol.md, "Limits"; server/quotas.py).
+    max_body_bytes: int = Field(default=65536, ge=1024)
+    """Largest HTTP request body; larger: 413, refused before the body is read."""
+    signup_rate: str = "30/minute;300/day"
+    """Sign-ups per address (``limits`` notation: ``N/second|minute|hour|day``, ``;``-joined)."""
+    room_rate: str = "10/minute;100/hour"
+    """Rooms one player may create."""
+    room_rate_per_address: str = "30/minute;300/hour"
+    """Rooms one address may create (every player behind it together)."""
+    max_rooms_per_player: int = Field(default=10, ge=1)
+    """Live rooms one player may own at once."""
+    room_idle_s: float = Field(default=600.0, gt=0)
+    """A room with no human seated and nobody connected closes after this long."""
+    room_abandoned_s: float = Field(default=7200.0, gt=0)
+    """A room whose seated humans are all disconnected (and nobody watches) closes after
+    this long."""
+    max_spectators: int = Field(default=100, ge=0)
+    """Connections per room without a seat; more are refused (``room-full``); a seated
+    player and the owner always get in."""
+    presence_interval_s: float = Field(default=0.25, ge=0)
+    """Presence changes are sent at most this often per room (coalesced)."""
+    chat_keep: int = Field(default=50, ge=1)
+    """Chat lines a room keeps, in memory and in the database (older ones are deleted)."""
+    chat_max_chars: int = Field(default=500, ge=1)
+    """Longest chat line."""
+    name_max_chars: int = Field(default=32, ge=1, le=64)
+    """Longest player name (after trimming)."""
+
+    @field_validator("signup_rate", "room_rate", "room_rate_per_address")
+    @classmethod
+    def _rate(cls, value: str) -> str:
+        """A rate the ``limits`` library reads (``"10/minute;100/hour"``)."""
+        try:
+            parse_many(value)
+        except ValueError as e:
+            raise ValueError(f"{value!r} is not a rate like '10/minute;100/hour'") from e
+        return value
 
     def resolved_database_url(self) -> str:
         """The database URL to use."""

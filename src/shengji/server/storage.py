@@ -8,22 +8,25 @@ before it is broadcast), ``games`` (finished matches as GameRecord JSON) and
 key that keeps settling idempotent) and ``stake_ledger`` (one row per player per deal).
 Writes go through one writer task that commits whatever is queued in one transaction (group
 commit), so a busy server pays one commit for many tables; a deal's stakes are settled in a
-transaction of their own (``settle_deal``).
+transaction of their own (``settle_deal``). Every write reports to ``Store.health``
+(server/write_faults.py): while writes fail, ``/healthz`` says so and a ``heartbeat`` row is
+rewritten with backoff until the database takes writes again.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import json
 import secrets
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import (
     Boolean,
@@ -34,6 +37,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    delete,
     event,
     func,
     insert,
@@ -47,6 +51,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from shengji.core.stakes import Settlement, StakeRules, settle
 from shengji.core.state import DealResult
+from shengji.server.write_faults import WriteHealth, is_storage_fault
 
 
 class Base(DeclarativeBase):
@@ -180,6 +185,14 @@ class LedgerRow(Base):
     )
 
 
+class HeartbeatRow(Base):
+    """One row the health probe rewrites to learn whether the database takes writes."""
+
+    __tablename__ = "heartbeat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
+
+
 def hash_token(token: str) -> str:
     """What is stored of a session token (never the token itself)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -210,9 +223,27 @@ class StoredRoom:
     """Action texts of the current match, in order."""
     stakes: dict[str, Any] | None = None
     """What the room plays for (``StakeRules.to_dict``); None: a plain room."""
+    owner: str | None = None
+    """The player who created the room (None: a room from before rooms had owners)."""
 
 
 _Op = tuple[str, dict[str, Any]]
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _reports_health(
+    write: Callable[Concatenate[Store, _P], Coroutine[Any, Any, _R]],
+) -> Callable[Concatenate[Store, _P], Coroutine[Any, Any, _R]]:
+    """A write of the store that reports to ``Store.health`` (a fault, or a success)."""
+
+    async def watched(store: Store, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with store.health.watch():
+            return await write(store, *args, **kwargs)
+
+    functools.update_wrapper(watched, write)
+    return watched
 
 
 class Store:
@@ -231,6 +262,8 @@ class Store:
         self._queue: asyncio.Queue[tuple[_Op, asyncio.Future[None]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0
+        self.health = WriteHealth(self.probe)
+        """Whether writes succeed now (``/healthz``); every write reports to it."""
 
     async def start(self) -> None:
         """Create missing tables and start the group-commit writer."""
@@ -247,7 +280,18 @@ class Store:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._writer
             self._writer = None
+        await self.health.close()
         await self.engine.dispose()
+
+    async def probe(self) -> None:
+        """Rewrite the heartbeat row: a write of no consequence (``health`` probes with it
+        while writes fail, and reports the outcome itself)."""
+        async with self.sessions.begin() as s:
+            row = await s.get(HeartbeatRow, 1)
+            if row is None:
+                s.add(HeartbeatRow(id=1, at=time.time()))
+            else:
+                row.at = time.time()
 
     # ------------------------------------------------------------------ the writer
 
@@ -263,29 +307,30 @@ class Store:
                 batch.append(self._queue.get_nowait())
             try:
                 async with self.sessions.begin() as session:
-                    logs = [v for (op, v), _ in batch if op == "log"]
-                    logs += [r for (op, v), _ in batch if op == "batch" for r in v["rows"]]
+                    logs: list[dict[str, Any]] = []
+                    for (op, v), _ in batch:  # in the order they came
+                        if op == "log":
+                            logs.append(v["row"])
+                        elif op == "batch":
+                            logs.extend(v["rows"])
                     if logs:
                         await session.execute(insert(LogRow), logs)
                     for (op, v), _ in batch:
-                        if op == "batch" and v["room"] is not None:
-                            room = v["room"]
+                        room = v.get("room")
+                        if op in ("log", "batch") and room is not None:
                             await session.execute(
                                 update(RoomRow)
                                 .where(RoomRow.id == room["id"])
                                 .values(state=room["state"])
                             )
-                        if op == "room":
-                            rid = v["id"]
-                            vals = {k: x for k, x in v.items() if k != "id"}
-                            await session.execute(
-                                update(RoomRow).where(RoomRow.id == rid).values(**vals)
-                            )
                 self.commits += 1
+                self.health.succeeded()
                 for _, fut in batch:
                     if not fut.done():
                         fut.set_result(None)
-            except Exception as exc:  # the rooms waiting on it report the failure
+            except Exception as exc:  # the rooms waiting on it retry (write_faults.py)
+                if is_storage_fault(exc):
+                    self.health.failed(exc)
                 for _, fut in batch:
                     if not fut.done():
                         fut.set_exception(exc)
@@ -299,8 +344,8 @@ class Store:
         data: str,
         room_state: dict[str, Any] | None = None,
     ) -> None:
-        """Append one room message (and the room's new seating, if given); returns once
-        committed."""
+        """Append one room message (and the room's new state, if given, in the same
+        transaction: both or neither); returns once committed."""
         row = {
             "room_id": room_id,
             "seq": seq,
@@ -309,15 +354,8 @@ class Store:
             "data": data,
             "at": time.time(),
         }
-        if room_state is None:
-            await self._write("log", row)
-            return
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        fut2: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((("log", row), fut))
-        self._queue.put_nowait((("room", {"id": room_id, "state": json.dumps(room_state)}), fut2))
-        await fut
-        await fut2
+        room = None if room_state is None else {"id": room_id, "state": json.dumps(room_state)}
+        await self._write("log", {"row": row, "room": room})
 
     async def log_rows(
         self,
@@ -365,6 +403,7 @@ class Store:
 
     # ------------------------------------------------------------------ players
 
+    @_reports_health
     async def create_player(self, name: str) -> tuple[Player, str]:
         """A new guest and its session token (shown once)."""
         token = secrets.token_urlsafe(32)
@@ -391,6 +430,7 @@ class Store:
 
     # ------------------------------------------------------------------ rooms
 
+    @_reports_health
     async def create_room(
         self,
         code: str,
@@ -458,12 +498,32 @@ class Store:
                         int(last or 0),
                         list(acts),
                         None if stakes is None else json.loads(stakes.rules),
+                        r.created_by,
                     )
                 )
         return out
 
+    async def close_room(self, room_id: int) -> None:
+        """Mark a room closed (never restored again) and delete its log: the log exists to
+        replay an open room. The row stays, so its finished games and ledger rows still
+        name it."""
+        async with self.sessions.begin() as s:
+            await s.execute(update(RoomRow).where(RoomRow.id == room_id).values(closed=True))
+            await s.execute(delete(LogRow).where(LogRow.room_id == room_id))
+
+    async def trim_chat(self, room_id: int, before_seq: int) -> int:
+        """Delete a room's chat lines older than ``before_seq``; returns how many."""
+        async with self.sessions.begin() as s:
+            result = await s.execute(
+                delete(LogRow).where(
+                    LogRow.room_id == room_id, LogRow.kind == "chat", LogRow.seq < before_seq
+                )
+            )
+        return int(getattr(result, "rowcount", 0) or 0)
+
     # ------------------------------------------------------------------ games
 
+    @_reports_health
     async def save_game(
         self, room_id: int, match_no: int, record: str, players: Sequence[tuple[int, str]]
     ) -> int:
@@ -486,17 +546,21 @@ class Store:
                 s.add(GamePlayerRow(game_id=row.id, seat=seat, player_id=pid))
             return row.id
 
-    async def games_of(self, player_id: str) -> list[dict[str, Any]]:
-        """The games a player sat in, newest first."""
+    async def games_of(self, player_id: str, private: bool = False) -> list[dict[str, Any]]:
+        """The games a player sat in, newest first; those of private rooms only if
+        ``private`` (the player asking about itself)."""
+        query = (
+            select(GameRow.id, GameRow.match_no, GameRow.finished, GamePlayerRow.seat)
+            .join(GamePlayerRow, GamePlayerRow.game_id == GameRow.id)
+            .where(GamePlayerRow.player_id == player_id)
+            .order_by(GameRow.id.desc())
+        )
+        if not private:
+            query = query.join(RoomRow, RoomRow.id == GameRow.room_id).where(
+                RoomRow.private.is_(False)
+            )
         async with self.sessions() as s:
-            rows = (
-                await s.execute(
-                    select(GameRow.id, GameRow.match_no, GameRow.finished, GamePlayerRow.seat)
-                    .join(GamePlayerRow, GamePlayerRow.game_id == GameRow.id)
-                    .where(GamePlayerRow.player_id == player_id)
-                    .order_by(GameRow.id.desc())
-                )
-            ).all()
+            rows = (await s.execute(query)).all()
         return [{"id": r[0], "match_no": r[1], "finished": r[2], "seat": r[3]} for r in rows]
 
     async def game(self, game_id: int) -> str | None:
@@ -505,8 +569,36 @@ class Store:
             row = await s.get(GameRow, game_id)
         return None if row is None else row.record
 
+    async def game_for(self, game_id: int, viewer: str | None) -> str | None:
+        """A game's record JSON if ``viewer`` (a player id; None: not signed in) may read it:
+        a public room's games are open to all, a private room's only to its players."""
+        async with self.sessions() as s:
+            found = (
+                await s.execute(
+                    select(GameRow.record, RoomRow.private)
+                    .join(RoomRow, RoomRow.id == GameRow.room_id)
+                    .where(GameRow.id == game_id)
+                )
+            ).first()
+            if found is None:
+                return None
+            record, private = found
+            if not private:
+                return str(record)
+            if viewer is None:
+                return None
+            seats = (
+                await s.execute(
+                    select(GamePlayerRow.seat).where(
+                        GamePlayerRow.game_id == game_id, GamePlayerRow.player_id == viewer
+                    )
+                )
+            ).first()
+        return str(record) if seats is not None else None
+
     # ------------------------------------------------------------------ stakes
 
+    @_reports_health
     async def settle_deal(
         self,
         room_id: int,

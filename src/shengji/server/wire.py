@@ -16,12 +16,14 @@ b'{"t":"pong","v":2,"seq":3}'
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
+from shengji.core.actions import Action
 from shengji.core.bidding import Declaration
 from shengji.core.cards import RANKS, card_str, cards_str, points, trump_str
+from shengji.core.display import TableFacts
 from shengji.core.events import Event
 from shengji.core.state import DealResult
 from shengji.core.views import DealView
@@ -45,6 +47,8 @@ class Hello(ClientMsg, tag="hello"):
 
     token: str
     last_seq: int | None = None
+    presence: Literal["full", "delta"] = "full"
+    """v2: ``delta``: after one full ``presence``, send only ``presence_delta`` changes."""
 
 
 class Sit(ClientMsg, tag="sit"):
@@ -66,6 +70,12 @@ class AddBot(ClientMsg, tag="add_bot"):
 
 class RemoveBot(ClientMsg, tag="remove_bot"):
     """Take a bot out of its seat (between matches only)."""
+
+    seat: int
+
+
+class Unseat(ClientMsg, tag="unseat"):
+    """v2, the room's owner: move the human in ``seat`` out of it (between matches)."""
 
     seat: int
 
@@ -119,12 +129,6 @@ class Leave(ClientMsg, tag="leave"):
     """Leave the room (a seat in a running match is played by a bot until retaken)."""
 
 
-class Unseat(ClientMsg, tag="unseat"):
-    """v2, the room's owner: move the human in ``seat`` out of it (between matches)."""
-
-    seat: int
-
-
 class AutoPlay(ClientMsg, tag="auto"):
     """v2: put my seat on 托管 (``on`` true: the auto-play bot moves for me) or take it
     back (``on`` false, the "take back" button)."""
@@ -151,6 +155,7 @@ ClientMessage = (
     | Stand
     | AddBot
     | RemoveBot
+    | Unseat
     | Ready
     | Act
     | Hint
@@ -160,7 +165,6 @@ ClientMessage = (
     | Nudge
     | Ping
     | Leave
-    | Unseat
     | AutoPlay
     | NextDeal
     | NewMatch
@@ -219,6 +223,8 @@ class RoomInfo(msgspec.Struct, kw_only=True):
     stakes: dict[str, Any] | None = None
     """v2: what the room plays for, as over HTTP: ``{"kind": "plain" | "rating" | "coins" |
     "beans", "coefficient": N, "house": A, "slam_points": S}``."""
+    teams: list[int] = msgspec.field(default_factory=list)
+    """v2, issue 13: fixed partners: each seat's team (empty for other partnerships)."""
     owner: str | None = None
     """v2: the id of the player who created the room and alone may add, remove and unseat
     (null: a room from before owners, open to everyone)."""
@@ -273,6 +279,50 @@ class GameView(msgspec.Struct, kw_only=True):
     dealer_to_be: int | None = None
     """v2, a first deal before trump is fixed: the seat that deals if the declarations end now
     (rules.md Decision 100); null otherwise."""
+    # v2, issue 13: the display facts (``core.display.table_facts``); a client computes none.
+    trumps: str = ""
+    """Every trump card kind, highest first (two-colour: the partner suit too); before trump
+    is fixed, as if the standing declaration this seat sees were trump."""
+    options: list[str] = msgspec.field(default_factory=list)
+    """The ``act`` texts this seat may send now that are not cards from its hand:
+    ``declare ...``, ``pass``, ``bid N``, ``trump S``, ``call N CARD``."""
+    bury_count: int = 0
+    """Cards the kitty's holder buries (the kitty less what a 反底 swap left in place)."""
+    roles: list[str | None] = msgspec.field(default_factory=list)
+    """Per seat: ``dealer``, ``partner``, ``friend``, ``attacker`` or null (not known yet)."""
+    teams: list[int] = msgspec.field(default_factory=list)
+    """Fixed partners: each seat's team; empty for other partnerships."""
+    goal: int | None = None
+    """Attacker points that win the deal for them (the bid target in 竞标; null until bid)."""
+    penalty_points: int = 0
+    """Attacker points not on ``point_cards`` nor from the kitty: failed-throw penalties."""
+
+
+class DealSummary(msgspec.Struct, kw_only=True):
+    """v2, issue 13: the deal-end summary, as the ``summary`` of the ``deal_ended`` event
+    (in the same ``update`` the next deal's view replaces this deal's). Everything in it is
+    public once the deal is over."""
+
+    deal_no: int
+    dealer: int | None
+    level: str
+    trump: str | None
+    roles: list[str | None]
+    """Per seat, its side at the end (a friend found late is on the dealer's side)."""
+    friend: int | None
+    friend_call: dict[str, Any] | None
+    target: int | None
+    point_cards: str
+    """The attackers' point cards of the whole deal (the kitty's are in ``kitty_revealed``)."""
+    penalty_points: int
+    teams: list[int]
+    seat_levels_before: list[str]
+    seat_levels_after: list[str]
+    seat_steps: list[int]
+    """Per seat: levels gained (+) or lost (−) by this deal, as applied (must-play ranks and
+    the J reset included)."""
+    team_levels_before: list[str]
+    team_levels_after: list[str]
 
 
 class ServerMsg(msgspec.Struct, tag_field="t", kw_only=True):
@@ -344,6 +394,9 @@ class Update(ServerMsg, tag="update"):
     team_levels: list[str]
     seat_levels: list[str] = msgspec.field(default_factory=list)
     """v2: each seat's level after this action."""
+    game: GameView | None = None
+    """v2, issue 13: this client's whole view after the action (null on an old message
+    resent to a resuming client: then ask for a ``sync``)."""
 
 
 class RoomUpdate(ServerMsg, tag="room"):
@@ -380,6 +433,19 @@ class Presence(ServerMsg, tag="presence"):
     """Who is connected now (not logged: ``seq`` is the current one)."""
 
     players: list[PresenceEntry]
+    away: list[int] = msgspec.field(default_factory=list)
+    """v2: seats a human holds with no connection now (their plates say "away")."""
+
+
+class PresenceDelta(ServerMsg, tag="presence_delta"):
+    """v2, to a client that said ``hello`` with ``presence: "delta"``: who came or changed
+    seat (``joined``, entries as in ``presence``) and who left (``left``, player ids) since
+    the last presence message."""
+
+    joined: list[PresenceEntry]
+    left: list[str]
+    away: list[int] = msgspec.field(default_factory=list)
+    """The seats away now (the whole list, as in ``presence``)."""
 
 
 class HintMsg(ServerMsg, tag="hint"):
@@ -459,6 +525,10 @@ class Settled(ServerMsg, tag="settled"):
     """Rating points per player (after the bracket) or X (coins, 欢乐豆)."""
     multiplier: int = 1
     """The rating bracket's ×1/×2/×3."""
+    players: list[str | None] = msgspec.field(default_factory=list)
+    """Per seat, the player settled for the deal: who sat there when its first card was dealt
+    (a player who left since still pays; one who took the seat since is not charged); null
+    for a bot or an empty seat."""
 
 
 class Error(ServerMsg, tag="error"):
@@ -535,19 +605,35 @@ def render_result(r: DealResult | None) -> dict[str, Any] | None:
     }
 
 
+def action_text(action: Action) -> str:
+    """An action as a client writes it, without the seat: ``"play SA SA"``."""
+    parts = str(action).split(None, 2)
+    return " ".join([parts[0], *parts[2:]])
+
+
 def render_view(
     view: DealView,
     team_levels: list[str],
     match_over: bool,
     winner: int | None,
     seat_levels: list[str] | None = None,
+    facts: TableFacts | None = None,
 ) -> GameView:
-    """A core view as a wire ``GameView`` (never more than the view holds)."""
+    """A core view as a wire ``GameView`` (never more than the view holds); ``facts`` (the
+    same seat's ``table_facts``) fill the display fields and order the hand."""
     last = view.tricks[-1] if view.tricks else None
-    won = [
-        c for t in view.tricks if t.winner not in view.defenders for _, cs in t.plays for c in cs
-    ]
-    return GameView(
+    if facts is not None:
+        won: list[int] = list(facts.point_cards)
+    else:
+        won = sorted(
+            c
+            for t in view.tricks
+            if t.winner not in view.defenders
+            for _, cs in t.plays
+            for c in cs
+            if points(c)
+        )
+    out = GameView(
         seat=view.seat,
         phase=view.phase.value,
         level=RANKS[view.level],
@@ -556,7 +642,7 @@ def render_view(
         defenders=list(view.defenders),
         trump=None if view.trump is None else trump_str(view.trump),
         to_act=view.to_act,
-        hand=cards_str(view.hand),
+        hand=cards_str(view.hand if facts is None else facts.hand),
         hand_sizes=list(view.hand_sizes),
         declaration=render_declaration(view.declaration),
         own_declaration=render_declaration(view.own_declaration),
@@ -580,7 +666,7 @@ def render_view(
         team_levels=team_levels,
         match_over=match_over,
         winner=winner,
-        point_cards=cards_str(sorted(c for c in won if points(c))),
+        point_cards=cards_str(won),
         seat_levels=list(seat_levels or []),
         auction=[[seat, target] for seat, target in view.auction.bids] if view.auction else [],
         bid_ceiling=_bid_ceiling(view),
@@ -592,6 +678,15 @@ def render_view(
         friend=view.friend,
         dealer_to_be=view.dealer_to_be,
     )
+    if facts is not None:
+        out.trumps = cards_str(facts.trumps)
+        out.options = [action_text(a) for a in facts.options]
+        out.bury_count = facts.bury_count
+        out.roles = list(facts.roles)
+        out.teams = list(facts.teams)
+        out.goal = facts.goal
+        out.penalty_points = facts.penalty_points
+    return out
 
 
 def _bid_ceiling(view: DealView) -> int | None:

@@ -9,16 +9,9 @@ connection can fail a commit that went through), so no row is written twice.
 
 from __future__ import annotations
 
-from shengji.core.stakes import deal_outcome
-from shengji.server.stakes import human_on_each_side
+from shengji.server.stakes import settle_listed
 from shengji.server.storage import Store
-from shengji.server.table.commands import (
-    Command,
-    DealsSettled,
-    GameSaved,
-    SettledDeal,
-    Written,
-)
+from shengji.server.table.commands import Command, DealsSettled, GameSaved, Written
 from shengji.server.table.effects import LogRecords, SaveGame, SettleDeals, Write
 
 
@@ -37,23 +30,7 @@ async def carry_out(store: Store, room_id: int, write: Write) -> Command:
         case SaveGame(match_no=match_no, record=record, players=players):
             gid = await store.save_game(room_id, match_no, record, list(players))
             return GameSaved(write.ticket, gid)
-        case SettleDeals():
-            return DealsSettled(write.ticket, await settle_deals(store, room_id, req))
-
-
-async def settle_deals(store: Store, room_id: int, req: SettleDeals) -> tuple[SettledDeal, ...]:
-    """Settle the deals of ``req`` not settled yet (a deal without a human on each side
-    settles nothing and is listed with no settlement)."""
-    done = await store.settled_deals(room_id, req.match_no)
-    out: list[SettledDeal] = []
-    for d in req.deals:
-        if d.deal_no in done:
-            continue
-        players = list(d.players)
-        if not human_on_each_side(deal_outcome(d.result, len(players)), players):
-            out.append(SettledDeal(d.deal_no, d.players, None))
-            continue
-        s = await store.settle_deal(room_id, req.match_no, d.deal_no, d.result, req.rules, players)
-        if s is not None:
-            out.append(SettledDeal(d.deal_no, d.players, s))
-    return tuple(out)
+        case SettleDeals(match_no=match_no, rules=rules, deals=deals):
+            listed = [(d.deal_no, d.result, d.players) for d in deals]
+            settled = await settle_listed(store, room_id, match_no, rules, listed)
+            return DealsSettled(write.ticket, tuple(settled))

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from shengji.core.actions import Action
-from shengji.core.stakes import Settlement
 from shengji.server import wire
+from shengji.server.stakes import DealSettled
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,21 +90,13 @@ class GameSaved:
 
 
 @dataclass(frozen=True, slots=True)
-class SettledDeal:
-    """One deal a ``SettleDeals`` write settled now, or (``settlement`` None) left
-    unsettled because a side had no human. Deals settled before are not listed."""
-
-    deal_no: int
-    players: tuple[str | None, ...]
-    settlement: Settlement | None
-
-
-@dataclass(frozen=True, slots=True)
 class DealsSettled:
     """The stakes write ``ticket`` is durable: what it did per deal."""
 
     ticket: int
-    deals: tuple[SettledDeal, ...]
+    deals: tuple[DealSettled, ...]
+    """Each deal settled now, or left unsettled (no human on a side); not those settled
+    before."""
 
 
 @dataclass(frozen=True, slots=True)

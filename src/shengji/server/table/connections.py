@@ -1,9 +1,9 @@
 """Connections coming and going: the welcome, a resume or a snapshot, presence, away marks.
 
-A seated player who disconnects is marked away on their seat plate for everyone at once
-(a ``room`` message); coming back clears it. While the match runs a stand-in bot plays the
-seat once the player has been gone the grace time; between matches the seat is freed then
-(table/timers.py).
+A seated player who disconnects is marked away on their seat plate for everyone within the
+presence interval (``presence.away``); coming back clears it. While the match runs a
+stand-in bot plays the seat once the player has been gone the grace time; between matches
+the seat is freed then (table/timers.py).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def on_opened(s: Step, cmd: Opened) -> None:
     """Welcome a connection: back in its seat, then what it missed or a snapshot."""
     t = s.t
     seat = t.seat_of(cmd.player)
-    if seat is None:
+    if seat is None and cmd.player != t.config.owner:  # players and the owner always get in
         watching = sum(1 for v in t.conns.values() if v.seat is None)
         if watching >= t.config.limits.max_spectators:
             msg = f"this room has {watching} spectators, the most it takes; try again later"
@@ -48,7 +48,6 @@ def on_opened(s: Step, cmd: Opened) -> None:
             s.deliver(Disconnect(cmd.conn, 4429))
             return
     viewer = Viewer(cmd.player, cmd.name, seat, delta_presence=cmd.delta_presence)
-    back = seat is not None and seat in t.away_since
     away = {k: v for k, v in t.away_since.items() if k != seat}
     s.t = t = replace(
         t, conns={**t.conns, cmd.conn: viewer}, away_since=away, unattended_since=None
@@ -64,9 +63,7 @@ def on_opened(s: Step, cmd: Opened) -> None:
         s.deliver(Replay(cmd.conn, seat, cmd.last_seq))
     else:
         s.tell(cmd.conn, snapshot(t, seat, s.now))
-    if back:
-        room_update(s)  # the away mark goes
-    s.emit(PresenceChanged())
+    s.emit(PresenceChanged())  # the away mark goes
 
 
 def on_closed(s: Step, cmd: Closed) -> None:
@@ -80,8 +77,7 @@ def on_closed(s: Step, cmd: Closed) -> None:
     seat = viewer.seat
     if seat is not None and not t.connected(seat) and t.seats[seat].kind == "human":
         s.t = replace(t, away_since={**t.away_since, seat: s.now})
-        room_update(s)
-    s.emit(PresenceChanged())
+    s.emit(PresenceChanged())  # everyone sees the seat "away" (presence, coalesced)
 
 
 def reseat(s: Step) -> None:

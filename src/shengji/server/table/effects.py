@@ -193,6 +193,8 @@ class Note:
 
     level: Literal["info", "warning", "error"]
     text: str
+    topic: Literal["rooms", "storage"] = "rooms"
+    """The logger: ``shengji.server.rooms`` or ``shengji.server.storage``."""
 
 
 Effect: TypeAlias = (

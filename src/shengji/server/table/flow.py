@@ -98,7 +98,8 @@ def failed(s: Step, ticket: int, reason: str) -> None:
     )
     s.t = replace(s.t, outbox=ob)
     if first:
-        s.note("error", f"a write failed ({reason}); the table is paused and retries with backoff")
+        what = f"a write failed ({reason}); the table is paused and retries with backoff"
+        s.note("error", what, "storage")
         s.emit(Send(s.everyone(), wire.Paused(seq=s.t.sent_seq, reason="storage")))
 
 
@@ -116,5 +117,6 @@ def resumed(s: Step, since: float, attempts: int) -> None:
     s.note(
         "warning",
         f"writes succeed again after {took:.1f} s ({attempts} failed attempts); the table goes on",
+        "storage",
     )
     s.emit(Send(s.everyone(), wire.Resumed(seq=s.t.sent_seq)))

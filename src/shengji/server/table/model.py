@@ -21,6 +21,7 @@ from shengji.core.actions import SYSTEM
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS, Ruleset
 from shengji.core.stakes import PLAIN, StakeRules
+from shengji.server.seeds import match_seed
 from shengji.server.table.options import Limits, TableOptions
 from shengji.server.table.outbox import Outbox
 
@@ -205,10 +206,16 @@ class Table:
         """Whether a connection plays ``seat`` now."""
         return any(v.seat == seat for v in self.conns.values())
 
+    def grace(self) -> float:
+        """How long a seated human may be away: during a match, before a stand-in bot
+        plays; between matches, before the seat is freed."""
+        lim = self.config.limits
+        return lim.seat_grace_s if self.status == "playing" else lim.waiting_grace_s
+
     def gone_past_grace(self, seat: int, now: float) -> bool:
         """A seated human away longer than the grace time."""
         since = self.away_since.get(seat)
-        return since is not None and now - since >= self.config.limits.seat_grace_s
+        return since is not None and now - since >= self.grace()
 
     def bot_controls(self, seat: int, now: float) -> bool:
         """Whether a bot moves for ``seat`` now: a bot seat, a seat left empty in a match,
@@ -229,9 +236,7 @@ class Table:
 
     def match_seed(self) -> str:
         """The seed the current match is dealt from (secret until its record is out)."""
-        if self.drawn_seed is not None:
-            return self.drawn_seed
-        return f"{self.config.room_seed}/{self.match_no}"
+        return match_seed(self.config.room_seed, self.match_no, self.drawn_seed)
 
     def seat_players(self) -> tuple[str | None, ...]:
         """The player id per seat; None for a bot or an empty seat."""

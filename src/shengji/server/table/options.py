@@ -9,8 +9,9 @@ The room options (``POST /api/rooms`` ``"table": {...}``, docs/protocol.md "Room
 - ``next_deal_s``: how long the deal-end summary waits for every player's "next deal"
   (0: it does not wait; the next deal starts after the server's short pause).
 
-Defaults: a public room 30 s / 60 s / 30 s; a private room has no turn timer (friends wait
-for each other) and waits 120 s for "next deal".
+Defaults (the server's settings ``SHENGJI_TURN_S``, ``SHENGJI_LONG_TURN_S``,
+``SHENGJI_NEXT_DEAL_S``): 30 s / 60 s / 30 s; a private room has no turn timer (friends
+wait for each other).
 
 >>> TableOptions.defaults(private=False)
 TableOptions(turn_s=30.0, long_turn_s=60.0, next_deal_s=30.0)
@@ -41,16 +42,23 @@ class TableOptions:
     next_deal_s: float = 30.0
 
     @classmethod
-    def defaults(cls, private: bool) -> TableOptions:
-        """The defaults of a public or a private room."""
-        if private:
-            return cls(turn_s=0.0, long_turn_s=0.0, next_deal_s=120.0)
-        return cls()
+    def defaults(cls, private: bool, base: TableOptions | None = None) -> TableOptions:
+        """The defaults of a public or a private room (``base``: the server's)."""
+        out = base or cls()
+        return replace(out, turn_s=0.0, long_turn_s=0.0) if private else out
 
     @classmethod
-    def parse(cls, raw: Mapping[str, Any] | None, private: bool) -> TableOptions:
+    def from_settings(cls, settings: Any) -> TableOptions:
+        """The server's defaults (``Settings.turn_s`` ...; fields it lacks keep ours)."""
+        mine = ("turn_s", "long_turn_s", "next_deal_s")
+        return cls(**{f: float(getattr(settings, f)) for f in mine if hasattr(settings, f)})
+
+    @classmethod
+    def parse(
+        cls, raw: Mapping[str, Any] | None, private: bool, base: TableOptions | None = None
+    ) -> TableOptions:
         """Options from a request over the room's defaults; ValueError names a bad field."""
-        out = cls.defaults(private)
+        out = cls.defaults(private, base)
         if not raw:
             return out
         unknown = sorted(set(raw) - set(asdict(out)))
@@ -69,13 +77,15 @@ class TableOptions:
         return out
 
     @classmethod
-    def from_dict(cls, raw: Mapping[str, Any] | None, private: bool) -> TableOptions:
+    def from_dict(
+        cls, raw: Mapping[str, Any] | None, private: bool, base: TableOptions | None = None
+    ) -> TableOptions:
         """Options as a room's stored state keeps them (lenient: defaults for what is
         missing, for a room stored before options existed)."""
         try:
-            return cls.parse(raw, private)
+            return cls.parse(raw, private, base)
         except ValueError:
-            return cls.defaults(private)
+            return cls.defaults(private, base)
 
     def to_dict(self) -> dict[str, float]:
         """As JSON (stored state, ``RoomInfo.options``)."""
@@ -91,7 +101,9 @@ class Limits:
     """The server's settings a table follows (``Limits.from_settings``)."""
 
     seat_grace_s: float = 30.0
-    """A seated human away this long: a stand-in bot plays (match) or the seat frees."""
+    """A seated human away this long during a match: a stand-in bot plays for them."""
+    waiting_grace_s: float = 60.0
+    """Between matches, a seated human away this long loses the seat."""
     deal_pacing_s: float = 0.15
     deal_end_pause_s: float = 3.0
     """Between deals when no human is waited for."""

@@ -33,6 +33,7 @@ from shengji.server.table.model import Hold
 from shengji.server.table.render import UpdateEntry, render_events
 from shengji.server.table.step import Step
 from shengji.server.table.views import update_base
+from shengji.server.table_view import deal_summary, finished_deal
 
 
 def on_act(s: Step, conn: int, text: str) -> None:
@@ -95,7 +96,13 @@ def apply(s: Step, action: Action, conn: int | None) -> list[Event] | None:
         rosters=rosters,
         clock=None,
     )
-    entry = UpdateEntry(update_base(t, new, seq), render_events(events), new)
+    rendered = render_events(events)
+    if any(isinstance(e, DealEnded) for e in events):  # the summary rides on deal_ended
+        summary = deal_summary(finished_deal(m, action, new), new)
+        for _, ev in rendered:
+            if ev["type"] == "deal_ended":
+                ev["summary"] = summary
+    entry = UpdateEntry(update_base(t, new, seq), rendered, new)
     audience = None if public else events[0].audience
     s.publish_update(entry, audience, text, state=first_card)
     if any(isinstance(e, DealEnded) for e in events):
@@ -162,9 +169,6 @@ def on_settled(s: Step, cmd: DealsSettled, request: SettleDeals) -> None:
         if d.deal_no != request.announce:
             continue
         st = d.settlement
-        deltas: list[int | None] = [None] * len(d.players)
-        if st is not None:
-            deltas = [x if p else None for x, p in zip(st.deltas, d.players, strict=True)]
         seq = s.next_seq()
         msg = wire.Settled(
             seq=seq,
@@ -172,7 +176,8 @@ def on_settled(s: Step, cmd: DealsSettled, request: SettleDeals) -> None:
             deal_no=d.deal_no,
             kind=request.rules.kind,
             settled=st is not None,
-            deltas=deltas,
+            deltas=d.wire_deltas(),
+            players=list(d.players),
             reason="" if st is None else st.reason,
             base=0 if st is None else st.base,
             multiplier=1 if st is None else st.multiplier,

@@ -1,8 +1,12 @@
-"""Updates rendered per seat: each client gets the events it may see (``visible``).
+"""Updates rendered per seat: each client gets the events it may see (``visible``) and
+its whole view of the match after them (``table_view.game_view``: display facts in).
 
 An ``UpdateEntry`` is one accepted game action as the room logged it: the update without
-events, and every event with its audience (None: everyone). ``message_for(seat)`` is what
-that seat (None: a spectator) receives; ``data_for`` its encoded bytes, cached per seat.
+events, every event with its audience (None: everyone) and the match after it.
+``message_for(seat)`` is what that seat (None: a spectator) receives; ``data_for`` its
+encoded bytes, cached per seat. The shell drops ``match`` from old entries it keeps for
+resuming clients (``forget_match``): those are resent without ``game``, and the client asks
+for a snapshot.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import msgspec
 from shengji.core.events import Event
 from shengji.core.match import MatchState
 from shengji.server import wire
+from shengji.server.table_view import game_view
 
 RenderedEvent = tuple[int | None, dict[str, Any]]
 """An event's audience (None: everyone) and its wire form."""
@@ -25,7 +30,7 @@ def render_events(events: list[Event]) -> tuple[RenderedEvent, ...]:
     return tuple((e.audience, wire.render_event(e)) for e in events)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UpdateEntry:
     """One ``update``: rendered for each seat from its events and the match after them."""
 
@@ -42,7 +47,13 @@ class UpdateEntry:
     def message_for(self, seat: int | None) -> wire.Update:
         """The update as ``seat`` (None: a spectator) may see it."""
         evs = [e for aud, e in self.events if aud is None or aud == seat]
-        return msgspec.structs.replace(self.base, events=evs)
+        game = None if self.match is None else game_view(self.match, seat)
+        return msgspec.structs.replace(self.base, events=evs, game=game)
+
+    def forget_match(self) -> None:
+        """Drop the match (and the rendered bytes): resent later without ``game``."""
+        self.match = None
+        self.cache.clear()
 
     def data_for(self, seat: int | None) -> bytes:
         """``message_for(seat)`` encoded (once per seat)."""

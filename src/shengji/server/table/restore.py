@@ -12,19 +12,10 @@ from typing import Any
 
 from shengji.core.actions import parse_action
 from shengji.core.match import MatchState
+from shengji.server.stakes import rosters_from_state
 from shengji.server.table.model import Seat, Status, Table, TableConfig
 from shengji.server.table.play import finish, match_done, settle
 from shengji.server.table.step import Step
-
-
-def rosters_from_state(state: Mapping[str, Any]) -> dict[int, tuple[str | None, ...]]:
-    """The rosters kept in a room's stored state.
-
-    >>> rosters_from_state({"rosters": {"1": ["ann", None]}})
-    {1: ('ann', None)}
-    """
-    raw = state.get("rosters") or {}
-    return {int(k): tuple(str(p) if p else None for p in v) for k, v in raw.items()}
 
 
 def restored(
@@ -46,7 +37,9 @@ def restored(
         match_no=int(state.get("match_no", 0)),
         drawn_seed=str(drawn) if drawn is not None and status == "playing" else None,
         spare_seed=spare_seed,
-        rosters=rosters_from_state(state) if status == "playing" else {},
+        rosters={k: tuple(v) for k, v in rosters_from_state(dict(state)).items()}
+        if status == "playing"
+        else {},
         seq=last_seq,
         sent_seq=last_seq,
         log_floor=last_seq + 1,  # the shell's backlog is gone: a snapshot for everyone

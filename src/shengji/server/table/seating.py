@@ -256,6 +256,7 @@ def maybe_start(s: Step) -> None:
         clock=None,
         hold=None,
         next_card_at=s.now,
+        away_since=dict.fromkeys(t.away_since, s.now),  # the match's grace starts now
     )
     s.emit(DrawSeed())  # the next match's, ahead of time
     room_update(s)

@@ -42,9 +42,14 @@ class Step:
         rec = Record(t.seq, t.match_no, kind, data, t.stored_state() if state else None)
         self.t = replace(t, outbox=t.outbox.add_record(rec))
 
-    def note(self, level: Literal["info", "warning", "error"], text: str) -> None:
+    def note(
+        self,
+        level: Literal["info", "warning", "error"],
+        text: str,
+        topic: Literal["rooms", "storage"] = "rooms",
+    ) -> None:
         """A line for the operator's log."""
-        self.fx.append(Note(level, f"room {self.t.config.code[:6]}: {text}"))
+        self.fx.append(Note(level, f"room {self.t.config.code[:6]}: {text}", topic))
 
     # ------------------------------------------------------------------ audiences
 

@@ -150,7 +150,7 @@ def due_times(t: Table, now: float) -> list[float]:
         out.append(ob.retry_at)
     if t.closed:
         return out
-    grace = t.config.limits.seat_grace_s
+    grace = t.grace()
     if t.status == "waiting":
         out += [since + grace for since in t.away_since.values()]
     elif t.playing and ob.idle:

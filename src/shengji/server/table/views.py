@@ -4,18 +4,14 @@ a snapshot of everything a seat may see, the turn clock and the summary hold.
 
 from __future__ import annotations
 
-from shengji.core.cards import RANKS
+from shengji.core.display import fixed_teams
 from shengji.core.match import MatchState
-from shengji.core.views import public_view, view_for
 from shengji.server import wire
 from shengji.server.stakes import stakes_info
 from shengji.server.table.model import Table
+from shengji.server.table_view import game_view, level_names
 
-
-def level_names(m: MatchState, levels: tuple[int, ...]) -> list[str]:
-    """Indexes into the level sequence as ranks: ``(0, 3)`` → ``["2", "5"]``."""
-    seq = m.ruleset.level_sequence
-    return [RANKS[seq[i]] for i in levels]
+__all__ = ["clock_info", "game_view", "hold_info", "room_info", "snapshot", "update_base"]
 
 
 def room_info(t: Table, now: float) -> wire.RoomInfo:
@@ -48,6 +44,7 @@ def room_info(t: Table, now: float) -> wire.RoomInfo:
         ],
         spectators=sum(1 for v in t.conns.values() if v.seat is None),
         stakes=stakes_info(cfg.stakes),
+        teams=list(fixed_teams(cfg.ruleset)),
         owner=cfg.owner,
         options=cfg.options.to_dict(),
     )
@@ -64,14 +61,6 @@ def update_base(t: Table, m: MatchState, seq: int) -> wire.Update:
         match_no=t.match_no,
         team_levels=level_names(m, m.team_levels),
         seat_levels=level_names(m, m.levels),
-    )
-
-
-def game_view(m: MatchState, seat: int | None) -> wire.GameView:
-    """``seat``'s view of the match's current deal (None: a spectator's)."""
-    view = public_view(m.deal) if seat is None else view_for(m.deal, seat)
-    return wire.render_view(
-        view, level_names(m, m.team_levels), m.is_over, m.winner, level_names(m, m.levels)
     )
 
 

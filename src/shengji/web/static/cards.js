@@ -1,6 +1,8 @@
 // Our own SVG card faces: corner index, suit glyph (drawn as paths, no font needed),
 // 大王/小王 jokers, a card back, and optional four-colour suits.
 // Cards are strings in the project's notation: "SA", "H10", "D2", "BJ" (大王), "LJ" (小王).
+// Which cards are trump, their order and their points are the server's (GameView.trumps,
+// the hand's order, point_cards): nothing here knows a rule.
 import { h } from "preact";
 import htm from "htm";
 
@@ -18,36 +20,6 @@ export function parseCard(card) {
 /** A card string split into cards: "SA SA SK" -> ["SA", "SA", "SK"]. */
 export function splitCards(text) {
   return text ? text.split(/\s+/).filter(Boolean) : [];
-}
-
-/** Points of a card: 5s are 5, 10s and Ks 10. */
-export function cardPoints(card) {
-  const r = parseCard(card).rank;
-  return r === "5" ? 5 : r === "10" || r === "K" ? 10 : 0;
-}
-
-/** Whether a card is trump for a level rank ("2".."A") and a trump ("S".."C", "NT" or null). */
-export function isTrump(card, level, trump, permanentTwos = false) {
-  const c = parseCard(card);
-  if (c.joker) return true;
-  if (c.rank === level) return true;
-  if (permanentTwos && c.rank === "2") return true;
-  return trump != null && trump !== "NT" && c.suit === trump;
-}
-
-/** Display order while trump is not fixed yet: jokers, level cards, then ♠♥♣♦ high to low
- * (colours alternate). With a tentative trump suit its cards come right after the trumps. */
-export function sortHand(cards, level, trump) {
-  const suitRank = { S: 0, H: 1, C: 2, D: 3 };
-  const key = (card) => {
-    const c = parseCard(card);
-    if (c.joker) return c.joker === "BJ" ? 0 : 1;
-    const r = RANKS.indexOf(c.rank);
-    if (c.rank === level) return 2 + (c.suit === trump ? 0 : 1 + suitRank[c.suit]);
-    const group = c.suit === trump ? 100 : 200 + 100 * suitRank[c.suit];
-    return group + (12 - r);
-  };
-  return [...cards].sort((a, b) => key(a) - key(b));
 }
 
 export function suitColor(suit, fourColor) {

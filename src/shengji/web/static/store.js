@@ -1,8 +1,10 @@
 // Client state: the player (token in localStorage), the lobby, and one room's socket.
-// The room's game is kept from snapshots and the events of each update (docs/protocol.md,
-// "Server protocol"); after phase changes a `sync` fetches a fresh snapshot, whose hand
-// comes in the server's display order.
-import { cardPoints, sortHand, splitCards } from "./cards.js";
+// The game is the server's view of it (docs/protocol.md, "Server protocol"): each snapshot
+// and each update carries this seat's whole GameView, with every number and mark the table
+// shows (trump marks, the hand's order, the choices, roles, the point pile). The client
+// computes no rule: it keeps that view, and asks the server (`check`) whether a selection
+// of cards may be played or buried.
+import { splitCards } from "./cards.js";
 
 const KEY = "shengji.player";
 
@@ -21,9 +23,9 @@ export const state = {
   presence: [],
   selected: [], // indices into game.hand
   verdict: null, // {key, ok, message} of the current selection
-  options: [], // declaration / pass buttons: [{action, ok}]
   hintBusy: false,
   notice: null, // {text, kind}
+  paused: false, // the server cannot write its log: the table waits (`paused` / `resumed`)
   summary: null, // the last deal's summary, until dismissed
   matchOver: null,
   showLast: false,
@@ -108,6 +110,15 @@ export async function createRoom(body) {
   return room.code;
 }
 
+/** Save a finished match's record (a private room's needs the token: no plain link). */
+export async function downloadRecord(game) {
+  const record = await api(`/api/games/${game}`);
+  const url = URL.createObjectURL(new Blob([JSON.stringify(record)], { type: "application/json" }));
+  const a = Object.assign(document.createElement("a"), { href: url, download: `shengji-game-${game}.json` });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 // ------------------------------------------------------------------------------ socket
 
 let ws = null;
@@ -132,7 +143,7 @@ export function enterRoom(code) {
   localStorage.setItem("shengji.room", code);
   set({
     code, room: null, game: null, seat: null, chat: [], presence: [], summary: null,
-    matchOver: null, selected: [], verdict: null, options: [], notice: null,
+    matchOver: null, selected: [], verdict: null, notice: null, paused: false,
   });
   connect();
 }
@@ -161,7 +172,7 @@ function connect() {
   ws = sock;
   set({ conn: "connecting" });
   sock.onopen = () => {
-    const hello = { t: "hello", token: state.player.token };
+    const hello = { t: "hello", token: state.player.token, presence: "delta" };
     if (lastSeq != null) hello.last_seq = lastSeq;
     sock.send(JSON.stringify({ v: 2, ...hello }));
   };
@@ -177,17 +188,12 @@ function connect() {
   sock.onclose = () => {
     if (ws !== sock) return;
     ws = null;
-    set({ conn: "closed" });
+    set({ conn: "closed", paused: false }); // a new socket hears of a pause again
     if (state.code === code) {
       const wait = Math.min(5000, 500 * 2 ** retry++);
       retryTimer = setTimeout(() => state.code === code && !ws && connect(), wait);
     }
   };
-}
-
-/** The player's own seat is placed at the bottom: seats relative to it. */
-export function mySeat() {
-  return state.seat;
 }
 
 function notice(text, kind = "info", ms = 4000) {
@@ -224,6 +230,9 @@ function onMessage(msg) {
     case "presence":
       set({ presence: msg.players });
       break;
+    case "presence_delta":
+      onPresenceDelta(msg);
+      break;
     case "hint":
       onHint(msg.action);
       break;
@@ -239,12 +248,25 @@ function onMessage(msg) {
     case "settled":
       onSettled(msg);
       break;
+    case "paused":
+      set({ paused: true });
+      break;
+    case "resumed":
+      set({ paused: false });
+      notice({ key: "room.resumed" }, "info", 3000);
+      break;
     case "error":
       onError(msg);
       break;
     default:
       break;
   }
+}
+
+/** Who came, changed seat or left since the last presence message (docs/protocol.md). */
+function onPresenceDelta(msg) {
+  const gone = new Set([...msg.left, ...msg.joined.map((p) => p.player)]);
+  set({ presence: [...state.presence.filter((p) => !gone.has(p.player)), ...msg.joined] });
 }
 
 /** A deal's stakes as the server settled them: shown in that deal's summary. */
@@ -259,12 +281,13 @@ function onError(msg) {
     exitRoom();
     return;
   }
-  if (msg.code === "no-room") {
+  if (msg.code === "no-room" || msg.code === "room-full") {
     localStorage.removeItem("shengji.room");
     leaveSocket();
     set({ code: null, conn: "idle" });
     location.hash = "";
-    notice({ key: "error.no-room" }, "error");
+    if (msg.code === "no-room") notice({ key: "error.no-room" }, "error");
+    else notice({ code: msg.code, message: msg.message }, "error", 8000);
     return;
   }
   set({ hintBusy: false });
@@ -278,11 +301,12 @@ function seatOf(room, playerId) {
 }
 
 function onSnapshot(msg) {
+  syncAsked = false;
   const patch = { room: msg.room, chat: msg.chat || [] };
   patch.seat = seatOf(msg.room, state.player.id);
-  patch.game = msg.game ? normalize(msg.game) : null;
+  patch.game = msg.game ? project(msg.game) : null;
   set(patch);
-  afterChange(true);
+  afterChange();
   if (state.autoSit && state.seat == null && msg.room.status === "waiting") {
     const free = msg.room.seats.find((s) => s.kind === "empty");
     if (free) send({ t: "sit", seat: free.seat });
@@ -299,202 +323,44 @@ function onRoom(room) {
   set(patch);
 }
 
-/** A snapshot's game with the hand as a list and the last deal's extras. */
-function normalize(g) {
-  const hand = splitCards(g.hand);
-  const decl = g.declaration || g.own_declaration;
+/** The server's GameView, projected for rendering: card strings split into lists and the
+ * trump kinds as a set. Nothing is computed here: every value is the server's. */
+export function project(g) {
   return {
     ...g,
-    // the server orders the hand once trump is fixed; until then we group level cards
-    hand: g.trump ? hand : sortHand(hand, g.level, decl ? decl.trump : null),
+    hand: splitCards(g.hand),
     point_cards: splitCards(g.point_cards || ""),
-    team_levels_before: g.team_levels,
+    trumpSet: new Set(splitCards(g.trumps || "")),
   };
 }
 
-function freshGame(ev, prev, msg) {
-  const n = state.room ? state.room.ruleset.players : 4;
-  return {
-    seat: state.seat,
-    phase: "dealing",
-    level: ev.level,
-    deal_no: ev.deal_no,
-    dealer: ev.dealer,
-    defenders: [],
-    trump: null,
-    to_act: -1,
-    hand: [],
-    hand_sizes: Array(n).fill(0),
-    declaration: null,
-    own_declaration: null,
-    kitty: null,
-    kitty_holder: null,
-    leader: 0,
-    trick: [],
-    tricks_done: 0,
-    last_trick: null,
-    attacker_points: 0,
-    stake: 1,
-    cards_dealt: 0,
-    result: null,
-    team_levels: msg.team_levels,
-    team_levels_before: msg.team_levels,
-    seat_levels: msg.seat_levels || [],
-    match_over: false,
-    winner: null,
-    point_cards: [],
-    auction: [],
-    bid_ceiling: null,
-    target: null,
-    shown: "",
-    friend_call: null,
-    friend: null,
-    dealer_to_be: null,
-  };
-}
+let syncAsked = false;
 
-function removeCards(hand, cards) {
-  const out = [...hand];
-  for (const c of cards) {
-    const i = out.indexOf(c);
-    if (i >= 0) out.splice(i, 1);
-  }
-  return out;
-}
-
+/** An update: the events are shown (notices, the deal's summary); the game is replaced by
+ * the view the update carries. An old update resent to a resuming client has no view:
+ * then a fresh snapshot is asked for once. */
 function onUpdate(msg) {
-  let g = state.game ? { ...state.game } : null;
-  let needSync = !g;
   let summary = state.summary;
-  let reveal = null;
+  let kitty = null;
   let lastNotice = null;
-  const before = g ? g.team_levels : msg.team_levels;
-  const seatBefore = g && g.seat_levels ? g.seat_levels : msg.seat_levels || [];
   for (const e of msg.events) {
-    if (e.type === "deal_started") {
-      g = freshGame(e, g, msg);
-      needSync = true;
-      continue;
-    }
-    if (!g) continue;
-    switch (e.type) {
-      case "card_dealt":
-        if (e.seat === state.seat) {
-          const trump = g.declaration ? g.declaration.trump : null;
-          g.hand = sortHand([...g.hand, e.card], g.level, trump);
-        }
-        break;
-      case "card_count_dealt":
-        g.hand_sizes = g.hand_sizes.map((n, i) => (i === e.seat ? n + 1 : n));
-        g.cards_dealt += 1;
-        break;
-      case "declared":
-        g.declaration = { seat: e.seat, cards: e.cards, trump: e.trump };
-        if (e.seat === state.seat) g.own_declaration = g.declaration;
-        if (!e.rebury) g.dealer_to_be = e.dealer_to_be ?? null;
-        if (g.phase === "dealing" && state.seat != null && g.hand.length) {
-          g.hand = sortHand(g.hand, g.level, e.trump);
-        }
-        break;
-      case "trump_fixed":
-        g.trump = e.trump;
-        g.dealer = e.dealer;
-        g.dealer_to_be = null;
-        needSync = true;
-        break;
-      case "kitty_taken":
-      case "kitty_buried":
-        needSync = true;
-        break;
-      case "kitty_shown":
-        g.shown = e.cards;
-        break;
-      case "bid_made":
-        g.auction = [...(g.auction || []), [e.seat, e.target]];
-        break;
-      case "passed":
-        if (g.phase === "bidding") g.auction = [...(g.auction || []), [e.seat, null]];
-        break;
-      case "auction_won":
-        g.dealer = e.dealer;
-        g.target = e.target;
-        g.level = e.level;
-        g.defenders = [e.dealer];
-        needSync = true;
-        break;
-      case "friend_called":
-        g.friend_call = { card: e.card, nth: e.nth };
-        break;
-      case "friend_revealed":
-        g.friend = e.seat;
-        if (!g.defenders.includes(e.seat)) g.defenders = [...g.defenders, e.seat];
-        lastNotice = { key: "notice.friend_revealed", seat: e.seat };
-        break;
-      case "throw_failed":
-        lastNotice = { key: "notice.throw_failed", seat: e.seat, attempted: e.attempted,
-          forced: e.forced };
-        break;
-      case "played": {
-        const cards = splitCards(e.cards);
-        if (g.trick.length === 0) g.leader = e.seat;
-        g.trick = [...g.trick, [e.seat, e.cards]];
-        if (e.seat === state.seat) g.hand = removeCards(g.hand, cards);
-        g.hand_sizes = g.hand_sizes.map((n, i) => (i === e.seat ? n - cards.length : n));
-        break;
-      }
-      case "trick_won": {
-        g.last_trick = { leader: g.leader, plays: g.trick, winner: e.winner, points: e.points };
-        if (!g.defenders.includes(e.winner)) {
-          const won = g.trick.flatMap(([, cs]) => splitCards(cs)).filter((c) => cardPoints(c));
-          g.point_cards = [...g.point_cards, ...won];
-        }
-        g.trick = [];
-        g.tricks_done += 1;
-        g.leader = e.winner;
-        g.attacker_points = e.attacker_points;
-        break;
-      }
-      case "kitty_revealed":
-        reveal = e;
-        g.kitty = e.cards;
-        break;
-      case "deal_ended":
-        summary = {
-          deal_no: g.deal_no,
-          defenders: g.defenders,
-          dealer: g.dealer,
-          level: g.level,
-          trump: g.trump,
-          last_trick: g.last_trick,
-          point_cards: g.point_cards,
-          kitty: reveal,
-          end: e,
-          levels_before: before,
-          levels_after: msg.team_levels,
-          seat_levels_before: seatBefore,
-          seat_levels_after: msg.seat_levels || [],
-          target: g.target,
-          friend: g.friend,
-          friend_call: g.friend_call,
-        };
-        g.result = e;
-        break;
-      default:
-        break;
-    }
+    if (e.type === "friend_revealed") lastNotice = { key: "notice.friend_revealed", seat: e.seat };
+    else if (e.type === "throw_failed") {
+      lastNotice = { key: "notice.throw_failed", seat: e.seat, attempted: e.attempted,
+        forced: e.forced };
+    } else if (e.type === "kitty_revealed") kitty = e;
+    else if (e.type === "deal_ended" && e.summary) summary = { ...e.summary, end: e, kitty };
   }
-  if (g) {
-    g.phase = msg.phase;
-    g.to_act = msg.to_act;
-    g.deal_no = msg.deal_no;
-    g.team_levels = msg.team_levels;
-    g.seat_levels = msg.seat_levels || [];
+  const patch = { summary };
+  if (msg.game) {
+    patch.game = project(msg.game);
+  } else if (!syncAsked) {
+    syncAsked = true;
+    send({ t: "sync" });
   }
-  const patch = { game: g, summary };
   if (lastNotice) notice(lastNotice, "warn", 5000);
   set(patch);
-  if (needSync) send({ t: "sync" });
-  afterChange(false);
+  afterChange();
 }
 
 // ------------------------------------------------------------------------------ my turn
@@ -521,64 +387,17 @@ export function pendingAction() {
   return null;
 }
 
-export function kittySize() {
-  return state.room ? state.room.ruleset.kitty_size : 8;
-}
-
-let optionsKey = "";
 let handKey = "";
 
-/** After any change: drop a stale selection, re-check it, refresh the declaration options. */
-function afterChange(fromSnapshot) {
+/** After any change: drop a stale selection and re-check it. */
+function afterChange() {
   const g = state.game;
   const hk = g ? `${g.deal_no}|${g.phase}|${g.hand.join(" ")}` : "";
   if (hk !== handKey) {
     handKey = hk;
     if (state.selected.length) set({ selected: [], verdict: null });
   }
-  refreshOptions(fromSnapshot);
   checkSelection();
-}
-
-/** Declaration candidates from the hand: every count of each level card and joker pairs. */
-function declarationCandidates(g) {
-  const counts = {};
-  for (const c of g.hand) {
-    const rank = c === "BJ" || c === "LJ" ? c : c.slice(1);
-    if (rank === g.level || c === "BJ" || c === "LJ") counts[c] = (counts[c] || 0) + 1;
-  }
-  const out = [];
-  for (const [card, n] of Object.entries(counts)) {
-    for (let k = 1; k <= n; k++) out.push(`declare ${Array(k).fill(card).join(" ")}`);
-  }
-  return out;
-}
-
-function refreshOptions() {
-  const g = state.game;
-  const turn = g && g.to_act === state.seat;
-  const eligible = g && state.seat != null && (g.phase === "dealing" ||
-    (["declaring", "rebury", "bidding", "naming"].includes(g.phase) && turn));
-  const auctioned = state.room && state.room.ruleset.partnership === "bidding";
-  if (!eligible || (auctioned && g.phase === "dealing")) {
-    optionsKey = "";
-    if (state.options.length) set({ options: [] });
-    return;
-  }
-  let cands;
-  if (g.phase === "bidding") cands = ["pass"];
-  else if (g.phase === "naming") cands = ["S", "H", "C", "D"].map((x) => `trump ${x}`);
-  else cands = declarationCandidates(g);
-  if (["declaring", "rebury"].includes(g.phase)) cands.push("pass");
-  const d = g.declaration || g.own_declaration;
-  const key = `${g.deal_no}|${g.phase}|${g.to_act}|${cands.join(",")}|${d ? d.seat + d.cards : ""}`;
-  if (key === optionsKey) return;
-  optionsKey = key;
-  if (!cands.length) {
-    set({ options: [] });
-    return;
-  }
-  send({ t: "check", actions: cands.slice(0, 16) });
 }
 
 let checkKey = "";
@@ -592,7 +411,7 @@ export function checkSelection() {
     return;
   }
   const g = state.game;
-  if (g.phase !== "playing" && state.selected.length !== kittySize()) {
+  if (g.phase !== "playing" && state.selected.length !== g.bury_count) {
     checkKey = "";
     set({ verdict: { key: action, ok: false, message: null, count: true } });
     return;
@@ -605,18 +424,10 @@ export function checkSelection() {
 }
 
 function onChecked(results) {
-  const opts = [];
   for (const r of results) {
-    if (r.action.startsWith("play ") || r.action.startsWith("bury ")) {
-      if (r.action === pendingAction()) {
-        set({ verdict: { key: r.action, ok: r.ok, code: r.code, message: r.message } });
-      }
-    } else {
-      opts.push(r);
+    if (r.action === pendingAction()) {
+      set({ verdict: { key: r.action, ok: r.ok, code: r.code, message: r.message } });
     }
-  }
-  if (opts.length || results.every((r) => !r.action.match(/^(play|bury) /))) {
-    set({ options: opts.filter((r) => r.ok) });
   }
 }
 
@@ -668,18 +479,6 @@ function onHint(action) {
     if (action.startsWith("call ") || action.startsWith("bid ")) set({ suggestion: action });
     notice({ key: "notice.hint", action });
   }
-}
-
-/** 竞标: the highest target a bid may name now: the opening bid, then a step below the
- * standing (lowest) bid. */
-export function bidCeiling() {
-  const g = state.game;
-  const rs = state.room && state.room.ruleset;
-  if (!g || !rs) return null;
-  const bids = (g.auction || []).filter(([, x]) => x != null);
-  const open = rs.bid_open || 150;
-  const step = rs.bid_step || 5;
-  return bids.length ? bids[bids.length - 1][1] - step : open;
 }
 
 /** Send the Play/Bury action for the selection if the server said it is legal. */

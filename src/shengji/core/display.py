@@ -1,0 +1,196 @@
+"""What a table shows one seat beyond its view: every mark and number a client would
+otherwise have to work out from the rules (docs/protocol.md, "GameView").
+
+``table_facts(state, seat)`` answers, for ``seat`` (None: a spectator): which card kinds are
+trump (before trump is fixed: under the standing declaration, or the level cards and jokers
+alone), the seat's hand in display order, the actions other than cards it may take now
+(declarations, pass, bids, trump suits, friend calls), how many cards a burial holds, each
+seat's role, the fixed teams, the attackers' goal, their point cards (after a friend's reveal
+too) and the points that are not on cards (failed-throw penalties). A browser computes none
+of this; it renders it.
+
+>>> from shengji.core.cards import cards_str
+>>> from shengji.core.ruleset import PRESETS
+>>> from shengji.core.state import DealState
+>>> s = DealState.new(PRESETS["two-color"], seed=1, level=0, dealer=0)
+>>> f = table_facts(s, 0)                     # nothing declared: jokers and the 2s
+>>> cards_str(f.trumps)
+'BJ LJ S2 H2 D2 C2'
+>>> f.roles, f.teams, f.goal, f.bury_count
+(('dealer', 'attacker', 'partner', 'attacker'), (0, 1, 0, 1), 40, 6)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from shengji.core.actions import Action, Deal, Play
+from shengji.core.cards import NO_TRUMP, points
+from shengji.core.legal import legal_actions
+from shengji.core.match import team_of
+from shengji.core.order import TrumpContext, context_for
+from shengji.core.ruleset import Ruleset
+from shengji.core.state import DealState, Phase, display_order
+
+Role = Literal["dealer", "partner", "friend", "attacker"]
+"""A seat's side as everyone may know it: the dealer (庄家), its fixed partner, its revealed
+friend (找朋友), or an attacker (闲家). None: not known yet (before the dealer is settled;
+找朋友 until the friend is revealed)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    """Display facts for one seat (or a spectator) in one state."""
+
+    trumps: tuple[int, ...]
+    """Every trump kind, highest first (two-colour: the partner suit too; 常主: the 2s).
+    Before trump is fixed: as if the standing declaration this seat sees were trump."""
+    hand: tuple[int, ...]
+    """The seat's cards in display order (trumps first, then ♠ ♥ ♣ ♦, high to low)."""
+    options: tuple[Action, ...]
+    """Legal actions of the seat now that are not a choice of cards from the hand:
+    declarations, pass, bids, trump suits, friend calls (empty for a spectator)."""
+    bury_count: int
+    """Cards the kitty's holder buries (the kitty less what a 反底 swap left in place)."""
+    roles: tuple[Role | None, ...]
+    """Per seat, its side as far as everyone knows it."""
+    teams: tuple[int, ...]
+    """Fixed partners: each seat's team (seat parity); empty for other partnerships."""
+    goal: int | None
+    """Attacker points that win the deal for them (上台; 竞标: the bid target); None while
+    the auction has not set it."""
+    point_cards: tuple[int, ...]
+    """The 5s, 10s and Ks in the tricks the attackers won (a revealed friend's tricks are
+    the dealer side's, as its points moved over with it), sorted."""
+    penalty_points: int
+    """Attacker points not on those cards nor from the kitty: failed-throw penalties
+    (signed). ``attacker_points == sum(points) + penalty_points (+ the kitty's gain)``."""
+
+
+def table_facts(state: DealState, seat: int | None) -> TableFacts:
+    """The display facts of ``state`` for ``seat`` (None: a spectator).
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=None)
+    >>> table_facts(s, None).roles
+    (None, None, None, None)
+    """
+    rs = state.ruleset
+    ctx = _trump_context(state, seat)
+    hand: tuple[int, ...] = ()
+    options: tuple[Action, ...] = ()
+    if seat is not None:
+        counts = state.hands[seat]
+        hand = tuple(k for k in display_order(ctx) if counts[k] for _ in range(counts[k]))
+        legal = legal_actions(state, seat)
+        if legal.kind == "list":
+            options = tuple(a for a in legal.small if not isinstance(a, Deal | Play))
+    won = sorted(
+        c
+        for t in state.tricks
+        if t.winner not in state.defenders
+        for _, cards in t.plays
+        for c in cards
+        if points(c)
+    )
+    gain = state.result.kitty_gain if state.result is not None else 0
+    return TableFacts(
+        trumps=trump_kinds(ctx),
+        hand=hand,
+        options=options,
+        bury_count=rs.kitty_size - len(state.kitty_kept),
+        roles=seat_roles(state),
+        teams=fixed_teams(rs),
+        goal=attacker_goal(state),
+        point_cards=tuple(won),
+        penalty_points=state.attacker_points - sum(points(c) for c in won) - gain,
+    )
+
+
+def fixed_teams(ruleset: Ruleset) -> tuple[int, ...]:
+    """Each seat's team when partners are fixed (seat parity), else empty.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> fixed_teams(PRESETS["classic"]), fixed_teams(PRESETS["five-player"])
+    ((0, 1, 0, 1), ())
+    """
+    if ruleset.partnership != "fixed":
+        return ()
+    return tuple(team_of(p) for p in range(ruleset.players))
+
+
+def _trump_context(state: DealState, seat: int | None) -> TrumpContext:
+    """The order tables in force, or those of the standing declaration ``seat`` sees."""
+    if state.ctx is not None:
+        return state.ctx
+    if state.ruleset.declaration == "hidden":
+        standing = state.own_declaration(seat) if seat is not None else None
+    else:
+        standing = state.declaration
+    trump = standing.trump if standing is not None else NO_TRUMP
+    return context_for(state.ruleset, state.level, trump)
+
+
+@lru_cache(maxsize=512)
+def trump_kinds(ctx: TrumpContext) -> tuple[int, ...]:
+    """Every trump kind of a context, highest first. Two-colour play (红黑): hearts trump
+    makes the diamonds trump as well.
+
+    >>> from shengji.core.cards import cards_str
+    >>> from shengji.core.ruleset import PRESETS
+    >>> from shengji.core.order import context_for
+    >>> t = cards_str(trump_kinds(context_for(PRESETS["two-color"], 8, 1)))  # 10s, hearts
+    >>> t.split()[:6], "DA" in t, "SA" in t
+    (['BJ', 'LJ', 'H10', 'D10', 'S10', 'C10'], True, False)
+    """
+    return tuple(k for k in display_order(ctx) if ctx.is_trump(k))
+
+
+def seat_roles(state: DealState) -> tuple[Role | None, ...]:
+    """Each seat's side as the table knows it.
+
+    Fixed partners: known once the dealer is; 竞标: the dealer against the rest once the
+    auction is won; 找朋友: the dealer alone until the friend is revealed (or the deal is
+    over without one).
+    """
+    rs = state.ruleset
+    dealer = state.dealer
+    n = rs.players
+    if dealer is None:
+        return (None,) * n
+    if rs.partnership == "fixed":
+        side = tuple(p for p in range(n) if team_of(p) == team_of(dealer))
+        known = True
+    else:
+        side = state.defenders or (dealer,)
+        known = (
+            rs.partnership == "bidding"
+            or state.friend is not None
+            or state.phase is Phase.DONE
+        )
+    out: list[Role | None] = []
+    for p in range(n):
+        if p == dealer:
+            out.append("dealer")
+        elif p in side:
+            out.append("friend" if p == state.friend else "partner")
+        else:
+            out.append("attacker" if known else None)
+    return tuple(out)
+
+
+def attacker_goal(state: DealState) -> int | None:
+    """Attacker points that win the deal for them: the auction's target (竞标), else the
+    fewest points at which the level table lets the attackers take over (classic: 80).
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> [attacker_goal(DealState.new(PRESETS[p], seed=1)) for p in ("one-deck", "five-player")]
+    [40, 120]
+    """
+    if state.target is not None:
+        return state.target
+    if state.auction is not None:
+        return None
+    return min(r.min_points for r in state.ruleset.levels.rows if r.takeover)

@@ -1,0 +1,89 @@
+"""Rooms nobody uses close by themselves, so they stop counting against ``max_rooms``.
+
+A room with nobody connected and no human seated closes after ``Settings.room_idle_s``
+(a room someone created and left, or bots playing for nobody); one whose seated humans are
+all disconnected after ``Settings.room_abandoned_s``. A closed room leaves the lobby (its
+code answers 404 and ``no-room``), its row is marked closed so a restart does not bring it
+back, and its log is deleted; its finished matches stay in ``GET /api/games/{id}``. A match
+still running in it is abandoned unrecorded (deals already finished were settled as they
+ended).
+
+>>> from types import SimpleNamespace as NS
+>>> s = NS(room_idle_s=600.0, room_abandoned_s=7200.0)
+>>> empty = NS(conns=set(), seats=[NS(kind="bot"), NS(kind="empty")], unattended_since=0.0)
+>>> overdue(empty, 599.0, s), overdue(empty, 600.0, s)
+(False, True)
+>>> left = NS(conns=set(), seats=[NS(kind="human")], unattended_since=0.0)
+>>> overdue(left, 3600.0, s)
+False
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from shengji.server.lobby import Lobby
+    from shengji.server.rooms import Room
+    from shengji.server.settings import Settings
+
+log = logging.getLogger("shengji.server.expiry")
+
+
+def overdue(room: Room, now: float, settings: Settings) -> bool:
+    """Whether ``room`` has been left alone longer than its limit at ``now``
+    (the event loop's clock)."""
+    since = room.unattended_since
+    if since is None or room.conns:
+        return False
+    seated = any(s.kind == "human" for s in room.seats)
+    limit = settings.room_abandoned_s if seated else settings.room_idle_s
+    return now - since >= limit
+
+
+class Janitor:
+    """A task that closes overdue rooms; it looks a few times per limit."""
+
+    def __init__(self, lobby: Lobby, settings: Settings) -> None:
+        self.lobby = lobby
+        self.settings = settings
+        shortest = min(settings.room_idle_s, settings.room_abandoned_s)
+        self.interval = max(0.05, min(30.0, shortest / 4))
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start sweeping."""
+        self.task = asyncio.create_task(self.run(), name="room-janitor")
+
+    async def stop(self) -> None:
+        """Stop sweeping."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+    async def run(self) -> None:
+        """Sweep every ``interval`` seconds; a failed sweep is logged, never fatal."""
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("closing idle rooms failed")
+
+    async def sweep(self) -> list[str]:
+        """Close every overdue room; returns their codes."""
+        now = asyncio.get_running_loop().time()
+        closed: list[str] = []
+        for room in list(self.lobby.rooms.values()):
+            if not overdue(room, now, self.settings):
+                continue
+            if await room.expire():  # the room checks again in its own task
+                await self.lobby.close_room(room)
+                closed.append(room.code)
+                log.info("room %s closed: nobody there", room.code[:6])
+        return closed

@@ -1,0 +1,62 @@
+// The action bar under the felt: the pickers when it is this seat's call or bid; a button
+// per legal declaration, pass or trump suit (the server's list); Play/Bury, enabled only
+// when the server said the selection is legal, with its reason when not; hint, clear,
+// last trick, nudge.
+import { t } from "../i18n.js";
+import * as S from "../store.js";
+import { html } from "./html.js";
+import { actionLabel, reasonText } from "./labels.js";
+import { BidPicker, FriendPicker } from "./pickers.js";
+
+const { state } = S;
+
+/** The seat whose (human) player a nudge would remind, or null. */
+function nudgeTarget() {
+  const g = state.game;
+  if (!g || g.to_act == null || g.to_act < 0 || g.to_act === state.seat) return null;
+  const s = state.room.seats[g.to_act];
+  return s && s.kind === "human" && !s.substitute ? g.to_act : null;
+}
+
+function buttonId(action) {
+  if (action === "pass") return "pass";
+  if (action.startsWith("trump ")) return "trump-" + action.slice(6);
+  return "declare";
+}
+
+export function ActionBar() {
+  const g = state.game;
+  const turn = S.myTurn();
+  const v = state.verdict;
+  const phase = g.phase;
+  const canPlay = turn && v && v.ok && v.key === S.pendingAction();
+  let reason = "";
+  if (turn && (phase === "playing" || phase === "burying")) {
+    if (!state.selected.length) reason = phase === "playing" ? t("reason.select") : t("prompt.bury", { n: g.bury_count, k: 0 });
+    else if (v && v.count) reason = t("reason.bury_count", { n: g.bury_count, k: state.selected.length });
+    else if (v && v.pending) reason = "…";
+    else if (v && !v.ok) reason = reasonText(v.code, v.message);
+  }
+  const buttons = (g.options || []).filter((a) => !a.startsWith("bid ") && !a.startsWith("call "));
+  const showPlay = phase === "playing" || (phase === "burying" && turn);
+  return html`<div class="actions" data-testid="actions">
+    ${turn && phase === "calling" ? html`<${FriendPicker} />` : null}
+    ${turn && phase === "bidding" ? html`<${BidPicker} />` : null}
+    <div class="abtns">
+      ${buttons.map((a) => html`<button class=${a === "pass" ? "" : "declare"}
+          data-testid=${buttonId(a)} data-action=${a}
+          onClick=${() => S.act(a)}>${actionLabel(a)}</button>`)}
+      ${showPlay ? html`<button class="primary" data-testid="play" disabled=${!canPlay}
+          onClick=${() => S.playSelection()} title=${t("keys.enter")}>
+          ${phase === "burying" ? t("action.bury_btn", { k: state.selected.length, n: g.bury_count }) : t("action.play_btn")}</button>` : null}
+      ${state.seat != null && (turn || phase === "dealing") && phase !== "done" ? html`<button
+          data-testid="hint" onClick=${() => S.askHint()} disabled=${state.hintBusy}
+          title=${t("keys.h")}>${t("action.hint")}</button>` : null}
+      ${state.selected.length ? html`<button class="ghost" onClick=${() => S.clearSelection()}>${t("action.clear")}</button>` : null}
+      ${g.last_trick ? html`<button class="ghost" data-testid="last-trick"
+          onClick=${() => S.set({ showLast: !state.showLast })}>${t("action.last_trick")}</button>` : null}
+      ${nudgeTarget() != null ? html`<button class="ghost" onClick=${() => S.send({ t: "nudge" })}>${t("action.nudge")}</button>` : null}
+    </div>
+    <div class="reason" data-testid="reason">${reason}</div>
+  </div>`;
+}

@@ -1,0 +1,56 @@
+// The bar above the felt: trump (or the standing declaration's, with a "?"), the level and
+// a short level sequence, each side's or seat's level, the friend call and whether it is
+// found, the attackers' points against their goal, the deal number and stake, the room's
+// stakes.
+import { t } from "../i18n.js";
+import { Card, SuitMark } from "../cards.js";
+import { stakesRoomLabel } from "../stakes.js";
+import { state } from "../store.js";
+import { html } from "./html.js";
+import { callLabel, fixedTeams, seatLevel, seatName, seatShort, teams, trumpLabel } from "./labels.js";
+import { LevelSequence, isShortSequence } from "./levels.js";
+
+export function InfoBar() {
+  const g = state.game;
+  const room = state.room;
+  const me = state.seat;
+  const tm = teams();
+  const levels = (g && g.team_levels) || [];
+  const dealerTeam = g && g.dealer != null && tm.length ? tm[g.dealer] : null;
+  const seq = room ? room.ruleset.level_sequence : null;
+  return html`<div class="infobar" data-testid="infobar">
+    <div class="info trump" data-testid="trump">
+      <span class="k">${t("info.trump")}</span>
+      ${g && g.trump && g.trump !== "NT" ? html`<${SuitMark} suit=${g.trump} fourColor=${state.fourColor} />` : null}
+      <b>${g ? trumpLabel(g.trump) : "—"}</b>
+      ${g && !g.trump && g.declaration ? html`<span class="tentative">(${trumpLabel(g.declaration.trump)}?)</span>` : null}
+      <span class="k">${t("info.level")}</span><b>${g ? g.level : "—"}</b>
+    </div>
+    ${isShortSequence(seq) ? html`<div class="info"><${LevelSequence} seq=${seq} current=${g && g.level} /></div>` : null}
+    <div class="info levels" data-testid="levels">
+      ${!fixedTeams() && me != null && seatLevel(me) != null ? html`<span class="lv">${t("team.me")} <b>${seatLevel(me)}</b></span>` : null}
+      ${!fixedTeams() && g && g.dealer != null && g.dealer !== me ? html`<span class="lv def">${seatShort(g.dealer)}
+        <b>${seatLevel(g.dealer)}</b><small>${t("badge.dealer")}</small></span>` : null}
+      ${!fixedTeams() ? null : levels.map((lv, team) => html`<span class=${"lv" + (team === dealerTeam ? " def" : "")}>
+        ${me != null && tm[me] === team ? t("team.us") : t("team.n", { n: team + 1 })}
+        <b>${lv}</b>${team === dealerTeam ? html`<small>${t("badge.dealer")}</small>` : null}</span>`)}
+    </div>
+    ${g && g.friend_call ? html`<div class="info friendcall" data-testid="friend-call">
+      <span class="k">${t("friend.title")}</span>
+      <${Card} card=${g.friend_call.card} fourColor=${state.fourColor} cls="mini2" />
+      <b>${callLabel(g.friend_call)}</b>
+      <span class=${g.friend != null ? "found" : "muted"} data-testid="friend-status">${g.friend != null
+        ? t("friend.found", { name: seatName(g.friend) }) : t("friend.hidden")}</span>
+    </div>` : null}
+    <div class="info points" data-testid="points">
+      <span class="k">${t("info.attacker_points")}</span>
+      <b class="big" data-testid="points-value">${g ? g.attacker_points : 0}</b><span class="muted">/ ${g && g.goal != null ? g.goal : "—"}</span>
+    </div>
+    <div class="info deal">
+      <span class="k">${t("info.deal")}</span><b>${g ? g.deal_no + 1 : "—"}</b>
+      ${g && g.stake > 1 ? html`<span class="badge">×${g.stake}</span>` : null}
+    </div>
+    ${stakesRoomLabel(room && room.stakes) ? html`<div class="info stakes" data-testid="room-stakes">
+      <b>${stakesRoomLabel(room.stakes)}</b></div>` : null}
+  </div>`;
+}

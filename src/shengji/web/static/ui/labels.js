@@ -1,0 +1,107 @@
+// Words for what the server sent: seat names, teams, actions, cards, friend calls, refusal
+// reasons and notices, in the current language. Projection only: the teams, roles and
+// reasons are the server's.
+import { has, lang, t } from "../i18n.js";
+import { state } from "../store.js";
+
+/** A seat's name: the player's, "Heuristic bot" (numbered when several), or "empty". */
+export function seatName(i) {
+  const s = state.room && state.room.seats[i];
+  if (!s) return t("seat.n", { n: i + 1 });
+  if (s.kind === "human") return s.name;
+  if (s.kind === "bot") {
+    // several bots of one kind: tell them apart by their seat number
+    const same = state.room.seats.filter((x) => x.kind === "bot" && x.bot === s.bot).length;
+    const name = t("seat.bot", { level: t("bot." + s.bot) });
+    return same > 1 ? `${name} ${i + 1}` : name;
+  }
+  return t("seat.empty");
+}
+
+/** A seat's name cut short for tight spots. */
+export function seatShort(i) {
+  const name = seatName(i);
+  return name.length > 8 ? name.slice(0, 7) + "…" : name;
+}
+
+/** Fixed partners: each seat's team as the server says (the game's, else the room's);
+ * an empty list when partners are not fixed. */
+export function teams() {
+  const g = state.game;
+  if (g && g.teams && g.teams.length) return g.teams;
+  return (state.room && state.room.teams) || [];
+}
+
+/** Whether partners are fixed (the server sends each seat's team). */
+export function fixedTeams() {
+  return teams().length > 0;
+}
+
+/** "Your team" or "Team 2". */
+export function teamName(team) {
+  const me = state.seat;
+  if (me != null && teams()[me] === team) return t("team.us_long");
+  return t("team.n", { n: team + 1 });
+}
+
+/** The level shown on a seat: its own (find-a-friend, bidding) or its team's. */
+export function seatLevel(i) {
+  const g = state.game;
+  if (!g) return null;
+  if (g.seat_levels && g.seat_levels.length) return g.seat_levels[i];
+  const tm = teams();
+  return tm.length && g.team_levels ? g.team_levels[tm[i]] : null;
+}
+
+/** Words for a refused action: the catalog's wording of its code, else the server's text. */
+export function reasonText(code, message) {
+  if (lang() === "en" && message) return message;
+  if (code && has("reason." + code)) return t("reason." + code);
+  return message || code || "";
+}
+
+export function trumpLabel(trump) {
+  if (!trump) return t("trump.undecided");
+  if (trump === "NT") return t("trump.NT");
+  return t("suit." + trump);
+}
+
+export function cardLabel(c) {
+  if (c === "BJ") return t("card.BJ");
+  if (c === "LJ") return t("card.LJ");
+  return { S: "♠", H: "♥", D: "♦", C: "♣" }[c[0]] + c.slice(1);
+}
+
+/** A friend call in words: "the 1st ♠A" (the nth copy another seat plays). */
+export function callLabel(call) {
+  if (!call) return "";
+  return t("friend.nth_" + Math.min(call.nth, 4), { card: cardLabel(call.card) });
+}
+
+/** An action text as a button or a notice says it: "Declare ♥2", "Bid 120", "Pass". */
+export function actionLabel(action) {
+  if (action === "pass") return t("action.pass");
+  const [verb, ...cards] = action.split(" ");
+  if (verb === "trump") return t("action.trump_suit", { suit: trumpLabel(cards[0]) });
+  if (verb === "bid") return t("action.bid_n", { n: cards[0] });
+  if (verb === "call") return t("action.call_card", { call: callLabel({ nth: Number(cards[0]), card: cards[1] }) });
+  return `${t("action." + verb)} ${cards.map(cardLabel).join(" ")}`;
+}
+
+/** A notice (from the store) in words. */
+export function noticeText(n) {
+  if (!n) return "";
+  const x = n.text;
+  if (typeof x === "string") return x;
+  if (x.code) return reasonText(x.code, x.message);
+  if (x.key === "notice.throw_failed") {
+    return t(x.key, { name: seatName(x.seat), attempted: x.attempted, forced: x.forced });
+  }
+  if (x.key === "notice.hint") return t(x.key, { action: actionLabel(x.action) });
+  if (x.key === "notice.friend_revealed") return t(x.key, { name: seatName(x.seat) });
+  return t(x.key, x);
+}
+
+export function roomLink(code) {
+  return `${location.origin}/#/room/${code}`;
+}

@@ -1,0 +1,42 @@
+"""Fault injection at the storage layer, in-process: every write statement of a store's
+engine fails, as on a full disk, while the fault is on (reads still work)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from typing import Any
+
+from sqlalchemy import event
+
+from shengji.server.storage import Store
+
+WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
+
+
+class WriteFault:
+    """``fault = WriteFault(store); fault.on(2.0)``: writes fail for 2 s (``off()`` ends it
+    early). ``hits`` counts the statements refused."""
+
+    def __init__(self, store: Store, message: str = "database or disk is full") -> None:
+        self.message = message
+        self.until = 0.0
+        self.hits = 0
+        event.listen(store.engine.sync_engine, "before_cursor_execute", self._check)
+
+    def on(self, seconds: float = 3600.0) -> None:
+        """Fail every write for ``seconds`` from now."""
+        self.until = time.monotonic() + seconds
+
+    def off(self) -> None:
+        """Let writes through again."""
+        self.until = 0.0
+
+    @property
+    def active(self) -> bool:
+        return time.monotonic() < self.until
+
+    def _check(self, _conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+        if self.active and statement.lstrip().split(None, 1)[0].upper() in WRITES:
+            self.hits += 1
+            raise sqlite3.OperationalError(self.message)

@@ -1,0 +1,107 @@
+"""What the server tells a table about its game, for every preset: each seat's whole view
+with the display facts (trump marks, choices, roles, goal, point pile), and the deal-end
+summary. A browser renders these and computes no rule (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+
+from shengji.core.cards import RANKS, parse_cards, points
+from shengji.core.display import table_facts
+from shengji.core.events import DealEnded, KittyRevealed
+from shengji.core.match import MatchState
+from shengji.core.ruleset import PRESETS
+from shengji.server import wire
+from shengji.server.rooms import client_action
+from shengji.server.table_view import deal_summary, finished_deal, game_view
+
+
+def _pile(text: str) -> int:
+    return sum(points(c) for c in parse_cards(text))
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_every_view_carries_the_display_facts(name: str) -> None:
+    rs = PRESETS[name]
+    rng = random.Random(7)
+    m = MatchState.new(rs, seed=7)
+    steps = 0
+    while True:
+        for seat in (*range(rs.players), None):
+            g = game_view(m, seat)
+            ctx_trumps = parse_cards(g.trumps)
+            assert ctx_trumps and len(set(ctx_trumps)) == len(ctx_trumps)
+            assert len(g.roles) == rs.players
+            fixed = rs.partnership == "fixed"
+            assert g.teams == ([p % 2 for p in range(rs.players)] if fixed else [])
+            assert g.bury_count == rs.kitty_size - len(m.deal.kitty_kept)
+            if m.deal.phase.value != "done":
+                assert _pile(g.point_cards) + g.penalty_points == g.attacker_points
+            if seat is None:
+                assert g.hand == "" and g.options == []
+                continue
+            assert sorted(parse_cards(g.hand)) == sorted(m.deal.hand(seat))
+            # the hand shows its trumps first, as marked
+            marks = [c in set(ctx_trumps) for c in parse_cards(g.hand)]
+            assert marks == sorted(marks, reverse=True)
+            for text in g.options:  # each choice is accepted as the client sends it
+                m.apply(client_action(text, seat))
+        seat = m.to_act
+        assert seat is not None
+        before = m
+        action = m.legal_actions(seat).sample(rng)
+        m, events = m.apply(action)
+        steps += 1
+        if any(isinstance(e, DealEnded) for e in events):
+            break
+    final = finished_deal(before, action, m)
+    s = deal_summary(final, m)
+    kitty = next(e for e in events if isinstance(e, KittyRevealed))
+    assert _pile(s.point_cards) + s.penalty_points + kitty.attacker_gain == (
+        final.attacker_points
+    )
+    assert s.deal_no == 0 and s.dealer == final.dealer and s.level == RANKS[final.level]
+    seq = list(rs.level_sequence)
+    for before_lv, after_lv, step in zip(
+        s.seat_levels_before, s.seat_levels_after, s.seat_steps, strict=True
+    ):
+        assert seq.index(RANKS.index(after_lv)) - seq.index(RANKS.index(before_lv)) == step
+    assert set(s.roles) <= {"dealer", "partner", "friend", "attacker"}
+    data = msgspec.json.decode(wire.encode(wire.Update(
+        seq=1, events=[{"type": "deal_ended", "summary": s}], phase="done", to_act=None,
+        deal_no=0, match_no=1, team_levels=[], game=game_view(m, 0),
+    )))
+    assert data["events"][0]["summary"]["point_cards"] == s.point_cards
+    assert data["game"]["seat"] == 0 and steps > 0
+
+
+def test_the_view_of_a_revealed_friend_counts_its_tricks_for_the_dealer() -> None:
+    """找朋友 over the wire: once the friend is revealed, the tricks it won before are no
+    longer in the attackers' pile, and the number shown equals the cards shown."""
+    for seed in range(300):
+        rng = random.Random(seed)
+        m = MatchState.new(PRESETS["find-friend"], seed=seed)
+        pile_before = 0
+        while not m.deal.is_over and m.deal.deal_no == 0:
+            g = game_view(m, 0)
+            if m.deal.friend is None:
+                pile_before = _pile(g.point_cards)
+            else:
+                friend = m.deal.friend
+                earlier = sum(t.points for t in m.deal.tricks if t.winner == friend)
+                if earlier and len(m.deal.trick) > 0:  # revealed mid-trick: no trick since
+                    assert g.roles[friend] == "friend"
+                    assert _pile(g.point_cards) == pile_before - earlier
+                    assert _pile(g.point_cards) == g.attacker_points
+                    assert table_facts(m.deal, 0).point_cards == tuple(
+                        parse_cards(g.point_cards)
+                    )
+                    return
+                break
+            seat = m.to_act
+            assert seat is not None
+            m, _ = m.apply(m.legal_actions(seat).sample(rng))
+    pytest.fail("no seed revealed a friend that had won points")
