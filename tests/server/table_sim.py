@@ -91,6 +91,8 @@ class Sim:
         self.seeds = 0
         self.rng = random.Random(7)
         self.sent_before_written: list[str] = []
+        self.on_send: Any = None
+        """Called with every ``Send`` as the shell carries it out (the tests' checks)."""
 
     # ------------------------------------------------------------------ feeding
 
@@ -105,6 +107,8 @@ class Sim:
                     if e.backlog:
                         self.backlog.append(e)
                     self._check_durable(e)
+                    if self.on_send is not None:
+                        self.on_send(e)
                     for conn, seat in to:
                         self._got(conn, seat, msg)
                 case Replay(conn=conn, seat=seat, after=after):
