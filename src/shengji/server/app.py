@@ -14,19 +14,21 @@ from typing import Any
 
 import msgspec
 from fastapi import FastAPI, Header, HTTPException, WebSocket
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from shengji.bots.registry import bot_factory, bot_names
+from shengji.bots.registry import bot_names
 from shengji.core.ruleset import PRESETS
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner
+from shengji.server.datadir_lock import DataDirLock
 from shengji.server.lobby import Lobby, LobbyError, preset_catalog
 from shengji.server.rooms import Conn, Room
 from shengji.server.settings import Settings
 from shengji.server.storage import Player, Store
+from shengji.server.validate import OptionError, room_bots, room_ruleset
 
 log = logging.getLogger("shengji.server")
 
@@ -78,26 +80,33 @@ def _room_json(room: Room) -> Any:
     return msgspec.to_builtins(room.info())  # with ``stakes`` (RoomInfo fills it)
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """A new server app; its lifespan opens the database and restores every room."""
+def create_app(settings: Settings | None = None, lock: DataDirLock | None = None) -> FastAPI:
+    """A new server app; its lifespan takes the data dir's lock (unless ``lock`` is one
+    already held, as ``shengji serve`` does), opens the database and restores every room."""
     settings = settings or Settings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.resolved_database_url())
-        await store.start()
-        bots = BotRunner(settings.bot_mode, settings.bot_workers, settings.bot_budget_s)
-        lobby = Lobby(settings, store, bots)
-        n = await lobby.restore()
-        if n:
-            log.info("restored %d rooms", n)
-        app.state.store, app.state.lobby, app.state.bots = store, lobby, bots
+        url = settings.resolved_database_url()
+        store = Store(url)
+        own_lock = None if lock is not None and lock.held else DataDirLock.acquire(url)
         try:
-            yield
+            await store.start()
+            bots = BotRunner(settings.bot_mode, settings.bot_workers, settings.bot_budget_s)
+            lobby = Lobby(settings, store, bots)
+            app.state.store, app.state.lobby, app.state.bots = store, lobby, bots
+            try:
+                n = await lobby.restore()
+                if n:
+                    log.info("restored %d rooms", n)
+                yield
+            finally:
+                await lobby.close()
+                bots.close()
         finally:
-            await lobby.close()
-            bots.close()
             await store.close()
+            if own_lock is not None:
+                own_lock.release()
 
     app = FastAPI(title="shengji", version="1", lifespan=lifespan)
     app.state.settings = settings
@@ -144,19 +153,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/api/rooms")
     async def new_room(body: NewRoom, authorization: str | None = Header(default=None)) -> Any:
         player = await current_player(authorization)
-        try:
-            for seat, name in body.bots.items():
-                bot_factory(name)
-                if not 0 <= seat < 16:
-                    raise LobbyError(f"bad seat {seat}")
+        try:  # every option checked before the room exists (server/validate.py)
+            ruleset = room_ruleset(body.preset, body.options)
+            bots = room_bots(body.bots, ruleset.players, settings.bot_budget_s)
             room = await lobby().create(
                 player.id, body.preset, body.options, body.private, body.max_deals, body.stakes
             )
+        except OptionError as e:
+            return JSONResponse({"detail": e.message, "field": e.field}, status_code=400)
         except (LobbyError, ValueError) as e:
             raise HTTPException(400, str(e)) from e
-        for seat, name in sorted(body.bots.items()):
-            if seat < len(room.seats):
-                room.add_bot(seat, name)
+        for seat, name in sorted(bots.items()):
+            room.add_bot(seat, name)
         return _room_json(room)
 
     @app.get("/api/rooms")
@@ -196,6 +204,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games/{gid}")
     async def get_game(gid: int) -> Response:
+        if not 0 < gid < 2**63:  # beyond SQLite's integers: no such game, never a 500
+            raise HTTPException(404, "no such game")
         record = await store().game(gid)
         if record is None:
             raise HTTPException(404, "no such game")
