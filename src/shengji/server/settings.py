@@ -23,7 +23,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SHENGJI_", extra="ignore")
 
     host: str = "127.0.0.1"
-    port: int = 8765
+    port: int = Field(default=8765, ge=0, le=65535)
+    """0: any free port (the one taken is printed)."""
     data_dir: str = "./shengji-data"
     """Where the SQLite file lives (unless ``database_url`` says otherwise)."""
     database_url: str | None = None
@@ -55,7 +56,8 @@ class Settings(BaseSettings):
     send_queue: int = Field(default=4096, ge=16)
     """Messages queued for one slow client before it is disconnected."""
     max_rooms: int = Field(default=10000, ge=1)
-    log_level: str = "info"
+    log_level: Literal["critical", "error", "warning", "info", "debug", "trace"] = "info"
+    """``debug`` also shows the traceback of a start-up error."""
 
     def resolved_database_url(self) -> str:
         """The database URL to use."""
