@@ -100,8 +100,8 @@ def _rooms_playing(base: str, token: str, n: int) -> list[dict[str, Any]]:
 
 
 def _poison(db: Path, rid: dict[str, int]) -> None:
-    """A corrupt log row, a ruleset the engine refuses (the report's kitty of 108) and a
-    ruleset that is not JSON, each in one room."""
+    """A corrupt log row, a ruleset the engine refuses (the report's kitty of 108), a ruleset
+    that is not JSON and an endless bot, each in one room."""
     with sqlite3.connect(db) as conn:
         conn.execute(
             "UPDATE room_log SET data = 'play 9 ZZ' WHERE id = (SELECT max(id) FROM room_log "
@@ -116,6 +116,11 @@ def _poison(db: Path, rid: dict[str, int]) -> None:
             "UPDATE rooms SET ruleset = ? WHERE id = ?", (json.dumps(ruleset), rid["kitty"])
         )
         conn.execute("UPDATE rooms SET ruleset = '{not json' WHERE id = ?", (rid["json"],))
+        state = json.loads(
+            conn.execute("SELECT state FROM rooms WHERE id = ?", (rid["bot"],)).fetchone()[0]
+        )
+        state["seats"][1]["bot"] = "search:inf"  # seated before bot specs were bounded
+        conn.execute("UPDATE rooms SET state = ? WHERE id = ?", (json.dumps(state), rid["bot"]))
 
 
 def test_a_restarted_server_with_poisoned_rooms_serves_the_others(
@@ -124,11 +129,11 @@ def test_a_restarted_server_with_poisoned_rooms_serves_the_others(
     settings = fast_settings(str(tmp_path), bot_delay_s=0.05)
     with live_server(settings) as base:
         p = new_player(base, "ann")
-        good, log_room, kitty_room, json_room = _rooms_playing(base, p["token"], 4)
+        good, log_room, kitty_room, json_room, bot_room = _rooms_playing(base, p["token"], 5)
     db = tmp_path / "shengji.db"
     with sqlite3.connect(db) as conn:
         ids = dict(conn.execute("SELECT code, id FROM rooms").fetchall())
-    bad = {"log": log_room, "kitty": kitty_room, "json": json_room}
+    bad = {"log": log_room, "kitty": kitty_room, "json": json_room, "bot": bot_room}
     _poison(db, {k: ids[r["code"]] for k, r in bad.items()})
     caplog.set_level(logging.INFO)
     with live_server(fast_settings(str(tmp_path))) as base:
@@ -146,6 +151,7 @@ def test_a_restarted_server_with_poisoned_rooms_serves_the_others(
     assert "ZZ" in rows[log_room["code"]] or "notation" in rows[log_room["code"]].lower()
     assert "kitty_size" in rows[kitty_room["code"]]
     assert "JSON" in rows[json_room["code"]] or "Expecting" in rows[json_room["code"]]
+    assert "search" in rows[bot_room["code"]]
     caplog.clear()
     with live_server(fast_settings(str(tmp_path))) as base:  # quarantined: never retried
         assert httpx.get(f"{base}/api/rooms/{good['code']}").status_code == 200

@@ -24,6 +24,7 @@ from shengji.server.validate import (
     room_max_deals,
     room_ruleset,
     room_stakes,
+    server_bot,
     unplayable,
 )
 
@@ -103,6 +104,9 @@ class Lobby:
                 )
                 room.stakes = StakeRules.from_dict(stored.stakes)
                 room.restore(stored.state, stored.last_seq, stored.actions)
+                for seat in room.seats:  # a bot spec refused since it was seated
+                    if seat.kind == "bot":
+                        server_bot(seat.bot, self.settings.bot_budget_s)
             except Exception as exc:
                 why = f"restore: {describe(exc)}"
                 log.error(
