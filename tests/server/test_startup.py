@@ -153,3 +153,18 @@ def test_unreadable_database(tmp_path: Path) -> None:
     sqlite3.connect(db).close()
     db.chmod(0)
     _one_line(_serve("--data-dir", str(tmp_path)), "cannot read the database")
+
+
+def test_unreadable_database_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same check in-process, for runs as root (who reads any file)."""
+    from shengji.cli.startup_errors import StartupError, check_database
+
+    db = tmp_path / "shengji.db"
+    sqlite3.connect(db).close()
+
+    def refuse(self: Path, *args: object, **kw: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "open", refuse)
+    with pytest.raises(StartupError, match=r"cannot read the database .*Permission denied"):
+        check_database(db)
