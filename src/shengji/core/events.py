@@ -126,7 +126,8 @@ class KittyBuried(Event):
 
 @dataclass(slots=True)
 class FriendCalled(Event):
-    """找朋友: the dealer named the ``nth`` copy of ``card`` another seat plays as its friend."""
+    """找朋友: the dealer called ``card`` (``nth``: which copy counts; always 1 under the
+    nearest-holder rule, where the holder nearest the dealer is the friend)."""
 
     seat: int
     card: int
@@ -135,7 +136,17 @@ class FriendCalled(Event):
 
 @dataclass(slots=True)
 class FriendRevealed(Event):
-    """找朋友: ``seat`` played the called copy and joins the dealer's side."""
+    """找朋友: ``seat`` (the friend) played the called card and joins the dealer's side."""
+
+    seat: int
+    card: int
+
+
+@dataclass(slots=True)
+class NotFriend(Event):
+    """找朋友 (nearest-holder rule): ``seat`` played a copy of the called ``card`` before the
+    friend was revealed and is not the friend — a seat nearer the dealer holds one. Public:
+    anyone can tell it from the rule, since the friend's own copy would have revealed it."""
 
     seat: int
     card: int

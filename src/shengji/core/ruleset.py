@@ -27,6 +27,7 @@ NoDeclaration = Literal["no-trump", "kitty-card", "spades"]
 DealerRotation = Literal["partner", "same"]
 Partnership = Literal["fixed", "find-friend", "bidding"]
 LevelShares = Literal["equal", "fixed", "elastic"]
+FriendRule = Literal["nearest-holder", "nth-played"]
 
 
 @dataclass(frozen=True)
@@ -204,6 +205,10 @@ class Ruleset:
     ace_kitty_penalty: bool = False
     """找朋友 (seed 002 item 6): dealer side on A, attackers take over by capturing the kitty
     with an A → the dealer back to J, its friend down 3 levels."""
+    friend_rule: FriendRule = "nearest-holder"
+    """找朋友: who the call makes the friend. ``nearest-holder`` (seed 002): the seat nearest
+    the dealer in play order holding the card at the call; ``nth-played``: the seat playing
+    the called copy (1..decks) among the other seats (``core/friend.py``)."""
     deck_points: int = field(default=0, init=False, compare=False)
     """Total points in the pack (100 per deck); derived."""
 
@@ -282,8 +287,10 @@ class Ruleset:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Ruleset:
-        """Inverse of ``to_dict``; unknown keys are an error."""
-        return Ruleset(**_convert(data))
+        """Inverse of ``to_dict``; unknown keys are an error. A key missing from ``data``
+        takes its default, except the options in ``STORED_BEFORE``, which take the value
+        that reproduces rulesets stored before the option existed (records, rooms)."""
+        return Ruleset(**(STORED_BEFORE | _convert(data)))
 
     def replace(self, options: dict[str, Any]) -> Ruleset:
         """A copy with some options changed; unknown keys are an error."""
@@ -305,8 +312,15 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "dealer_rotation": ("partner", "same"),
     "partnership": ("fixed", "find-friend", "bidding"),
     "level_shares": ("equal", "fixed", "elastic"),
+    "friend_rule": ("nearest-holder", "nth-played"),
     "ruff_compare": ("biggest-structure",),
 }
+
+
+STORED_BEFORE: dict[str, Any] = {"friend_rule": "nth-played"}
+"""Options added after rulesets were first stored, with the value a stored ruleset that
+lacks them was played under (``from_dict`` only: presets and ``Ruleset()`` use the
+defaults). Find-a-friend records from before the nearest-holder rule replay as played."""
 
 
 def _convert(data: dict[str, Any], base: Ruleset | None = None) -> dict[str, Any]:

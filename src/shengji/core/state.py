@@ -46,7 +46,7 @@ from shengji.core.bidding import (
     make_declaration,
     tier,
 )
-from shengji.core.cards import BJ, LJ, NO_TRUMP, SPADES, deck, points_of
+from shengji.core.cards import BJ, LJ, NO_TRUMP, SPADES, card_str, deck, points_of
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import (
     AuctionWon,
@@ -63,6 +63,7 @@ from shengji.core.events import (
     KittyRevealed,
     KittyShown,
     KittyTaken,
+    NotFriend,
     Passed,
     Played,
     ThrowFailed,
@@ -71,7 +72,7 @@ from shengji.core.events import (
     WindowTurn,
 )
 from shengji.core.follow import Lead, analyse_lead, follow_refusal
-from shengji.core.friend import FriendCall, friend_after_play
+from shengji.core.friend import FriendCall, friend_after_play, nearest_holder
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset
 from shengji.core.scoring import LevelChange, kitty_multiplier, level_change
@@ -182,6 +183,7 @@ FIELDS: tuple[str, ...] = (
     "first_deal",
     "friend",
     "friend_call",
+    "friend_seat",
     "friend_seen",
     "hand_sizes",
     "hands",
@@ -261,13 +263,16 @@ class DealState:
     shown: tuple[int, ...]
     """竞标: the kitty cards turned up for everyone after the deal."""
     kitty_kept: tuple[int, ...]
+    """Kitty cards a 反底 swap left in place, unseen by the kitty's holder."""
     friend_call: FriendCall | None
     """找朋友: the dealer's call, once made."""
     friend: int | None
     """找朋友: the friend once revealed (it is then in ``defenders``)."""
+    friend_seat: int | None
+    """找朋友, nearest-holder rule: the friend the call made (hidden until it plays the card;
+    None: the dealer is alone, or the ``nth-played`` rule, where only a play decides)."""
     friend_seen: int
-    """找朋友: copies of the called card other seats have played so far."""
-    """Kitty cards a 反底 swap left in place, unseen by the kitty's holder."""
+    """找朋友, ``nth-played`` rule: copies of the called card other seats have played."""
 
     def __init__(self) -> None:
         """Empty shell; use ``DealState.new``. Fields are set by ``new`` and ``_copy``."""
@@ -309,6 +314,7 @@ class DealState:
         s.kitty_kept = ()
         s.friend_call = None
         s.friend = None
+        s.friend_seat = None
         s.friend_seen = 0
         s.deck = tuple(cards)
         s.n_dealt = 0
@@ -353,6 +359,7 @@ class DealState:
         s.kitty_kept = self.kitty_kept
         s.friend_call = self.friend_call
         s.friend = self.friend
+        s.friend_seat = self.friend_seat
         s.friend_seen = self.friend_seen
         s.ctx = self.ctx
         s.deal_no = self.deal_no
@@ -820,12 +827,21 @@ class DealState:
         self._check_seat(action.seat)
         if not 0 <= action.card < 54:
             raise IllegalAction(Reason.BAD_CALL, f"no card kind {action.card}")
+        nearest = self.ruleset.friend_rule == "nearest-holder"
+        if nearest and action.nth != 1:
+            raise IllegalAction(
+                Reason.BAD_CALL,
+                "call a card, not a copy: its holder nearest the dealer is the friend "
+                f"(call {action.seat} 1 {card_str(action.card)})",
+            )
         if not 1 <= action.nth <= self.ruleset.decks:
             raise IllegalAction(
                 Reason.BAD_CALL, f"call copy 1..{self.ruleset.decks} of a card, not {action.nth}"
             )
+        assert self.dealer is not None
         s = self._target(inplace)
         s.friend_call = FriendCall(action.card, action.nth)
+        s.friend_seat = nearest_holder(action.card, self.dealer, self.hands) if nearest else None
         s.friend_seen = 0
         s._start_play()
         return s, [FriendCalled(None, action.seat, action.card, action.nth)]
@@ -893,10 +909,20 @@ class DealState:
         events.append(Played(None, seat, tuple(cards)))
         call = self.friend_call
         if call is not None and self.friend is None and self.dealer is not None:
-            s.friend_seen, hit = friend_after_play(call, self.dealer, self.friend_seen, seat, cards)
-            if hit:
-                s._reveal_friend(seat)
-                events.append(FriendRevealed(None, seat, call.card))
+            if rs.friend_rule == "nearest-holder":
+                if seat != self.dealer and call.card in cards:
+                    if seat == self.friend_seat:
+                        s._reveal_friend(seat)
+                        events.append(FriendRevealed(None, seat, call.card))
+                    else:
+                        events.append(NotFriend(None, seat, call.card))
+            else:
+                s.friend_seen, hit = friend_after_play(
+                    call, self.dealer, self.friend_seen, seat, cards
+                )
+                if hit:
+                    s._reveal_friend(seat)
+                    events.append(FriendRevealed(None, seat, call.card))
         if len(s.trick) == self.players:
             events.extend(s._finish_trick())
         return s, events
