@@ -82,7 +82,7 @@ def candidates(
     not the friend, and neither is any seat farther from the dealer (the friend holds a copy
     nearer); every copy played without a reveal → nobody (the dealer is alone). The viewer
     adds its own ``held`` copies and the ``kitty`` it saw: holding one, no farther seat can
-    be the friend; holding none, it is not; no copy left unaccounted for → nobody.
+    be the friend; holding none, it is not; no copy left unaccounted for → nobody else.
     """
     if friend is not None:
         return (friend,)
@@ -96,6 +96,8 @@ def candidates(
     unaccounted = decks - played - held - sum(1 for c in kitty if c == call.card)
     if viewer is not None and viewer != dealer and viewer in order:
         if held:
+            if unaccounted <= 0:  # nobody else holds one
+                return (viewer,)
             return tuple(order[: order.index(viewer) + 1])
         order.remove(viewer)
     if unaccounted <= 0:
