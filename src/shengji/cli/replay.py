@@ -43,6 +43,7 @@ from shengji.core.events import (
     KittyRevealed,
     KittyShown,
     KittyTaken,
+    NotFriend,
     Passed,
     Played,
     ThrowFailed,
@@ -152,8 +153,17 @@ class Narrator:
             d.bids = None
             d.level = e.level
         elif isinstance(e, FriendCalled):
-            self.emit(self.t("friend-called", seat=self.seat(e.seat), nth=e.nth,
-                             card=card_str(e.card)))
+            seat, card = self.seat(e.seat), card_str(e.card)
+            deal = state.deal
+            if deal.ruleset.friend_rule != "nearest-holder":
+                self.emit(self.t("friend-called", seat=seat, nth=e.nth, card=card))
+            elif deal.friend_seat is None:
+                self.emit(self.t("friend-called-alone", seat=seat, card=card))
+            else:
+                self.emit(self.t("friend-called-holder", seat=seat, card=card,
+                                 friend=self.seat(deal.friend_seat)))
+        elif isinstance(e, NotFriend):
+            self.emit(self.t("not-friend", seat=self.seat(e.seat), card=card_str(e.card)))
         elif isinstance(e, FriendRevealed):
             d.defenders = state.deal.defenders
             self.emit(self.t("friend-revealed", seat=self.seat(e.seat), card=card_str(e.card)))

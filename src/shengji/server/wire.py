@@ -229,6 +229,10 @@ class GameView(msgspec.Struct, kw_only=True):
     """v2, 找朋友: the dealer's call ``{"card": "SA", "nth": 1}`` once made."""
     friend: int | None = None
     """v2, 找朋友: the dealer's friend once revealed (until then nobody is told)."""
+    friend_candidates: list[int] | None = None
+    """v2, 找朋友: the seats that may still be the friend as this seat can tell, nearest the
+    dealer first (``[friend]`` once revealed, ``[]``: the dealer is known to be alone, the
+    viewer's own seat alone: it knows it is the friend); null before the call."""
 
 
 class ServerMsg(msgspec.Struct, tag_field="t", kw_only=True):
@@ -467,6 +471,7 @@ def render_view(
         if view.friend_call is None
         else {"card": card_str(view.friend_call.card), "nth": view.friend_call.nth},
         friend=view.friend,
+        friend_candidates=None if view.friend_call is None else list(view.friend_candidates),
     )
 
 

@@ -46,6 +46,7 @@ function noticeText(n) {
   }
   if (x.key === "notice.hint") return t(x.key, { action: actionLabel(x.action) });
   if (x.key === "notice.friend_revealed") return t(x.key, { name: seatName(x.seat) });
+  if (x.key === "notice.not_friend") return t(x.key, { name: seatName(x.seat), card: cardLabel(x.card) });
   return t(x.key, x);
 }
 
@@ -64,10 +65,27 @@ function actionLabel(action) {
   return `${t("action." + verb)} ${cards.map(cardLabel).join(" ")}`;
 }
 
-/** A friend call in words: "the 1st ♠A" (the nth copy another seat plays). */
+/** Whether the dealer names a copy ("the 2nd ♠A": nth-played) or just a card (边锋: its
+ * holder nearest the dealer is the friend). */
+function callsCopy() {
+  return !!state.room && state.room.ruleset.friend_rule === "nth-played";
+}
+
+/** A friend call in words: "♠A", or "the 1st ♠A" (the nth copy another seat plays). */
 function callLabel(call) {
   if (!call) return "";
+  if (!callsCopy()) return cardLabel(call.card);
   return t("friend.nth_" + Math.min(call.nth, 4), { card: cardLabel(call.card) });
+}
+
+/** 找朋友: the friend line's status, from the seats the view says may still be it. */
+function friendStatus(g) {
+  if (g.friend != null) return t("friend.found", { name: seatName(g.friend) });
+  const c = g.friend_candidates;
+  if (!c || callsCopy()) return t("friend.hidden");
+  if (c.length === 0) return t("friend.known_alone");
+  if (c.length === 1 && c[0] === g.seat) return t("friend.you");
+  return t("friend.maybe", { names: c.map(seatShort).join(" ") });
 }
 
 function cardLabel(c) {
@@ -426,7 +444,16 @@ function SideBadge({ i }) {
   if (sidesKnown() && !g.defenders.includes(i)) {
     return html`<span class="badge attacker">${t("badge.attacker")}</span>`;
   }
-  return null;
+  // 找朋友 before the reveal: what this seat can tell (the view's friend_candidates)
+  const c = g.friend_candidates;
+  if (!c || g.friend != null || i === g.dealer || callsCopy()) return null;
+  if (c.length === 1 && c[0] === i) {
+    return html`<span class="badge friend" data-testid=${"friend-" + i}>${t("badge.friend_hidden")}</span>`;
+  }
+  if (!c.includes(i)) {
+    return html`<span class="badge attacker" data-testid=${"not-friend-" + i}>${t("badge.attacker")}</span>`;
+  }
+  return html`<span class="badge maybe" data-testid=${"maybe-friend-" + i}>${t("badge.maybe_friend")}</span>`;
 }
 
 /** Whether everyone knows both sides: fixed partners; 竞标 once the auction is won;
@@ -496,8 +523,7 @@ function InfoBar() {
       <span class="k">${t("friend.title")}</span>
       <${Card} card=${g.friend_call.card} fourColor=${state.fourColor} cls="mini2" />
       <b>${callLabel(g.friend_call)}</b>
-      <span class=${g.friend != null ? "found" : "muted"} data-testid="friend-status">${g.friend != null
-        ? t("friend.found", { name: seatName(g.friend) }) : t("friend.hidden")}</span>
+      <span class=${g.friend != null ? "found" : "muted"} data-testid="friend-status">${friendStatus(g)}</span>
     </div>` : null}
     <div class="info points" data-testid="points">
       <span class="k">${t("info.attacker_points")}</span>
@@ -563,7 +589,9 @@ function phasePrompt() {
     return turn ? t("prompt.your_bid", { n: S.bidCeiling() }) : t("prompt.bidding", { name: seatName(g.to_act) });
   }
   if (g.phase === "naming") return turn ? t("prompt.name_trump") : t("prompt.naming", { name: seatName(g.to_act) });
-  if (g.phase === "calling") return turn ? t("prompt.call_friend") : t("prompt.calling", { name: seatName(g.to_act) });
+  if (g.phase === "calling") {
+    return turn ? t(callsCopy() ? "prompt.call_friend_copy" : "prompt.call_friend") : t("prompt.calling", { name: seatName(g.to_act) });
+  }
   if (g.phase === "playing") {
     if (turn) return g.trick.length ? t("prompt.your_follow") : t("prompt.your_lead");
     return t("prompt.waiting_for", { name: seatName(g.to_act) });
@@ -688,7 +716,7 @@ function FriendPicker() {
     S.set({ suggestion: null });
   };
   return html`<div class="picker" data-testid="friend-picker">
-    <span class="k">${t("friend.pick")}</span>
+    <span class="k">${t(callsCopy() ? "friend.pick" : "friend.pick_holder")}</span>
     <span class="seg">${["S", "H", "C", "D"].map((x) => html`<button
       class=${"small" + (!joker && suit === x ? " on" : "")} data-testid=${"call-suit-" + x}
       onClick=${() => { setJoker(null); setSuit(x); }}><${SuitMark} suit=${x} fourColor=${state.fourColor} /></button>`)}</span>
@@ -697,9 +725,9 @@ function FriendPicker() {
       onClick=${() => { setJoker(null); setRank(r); }}>${r}</button>`)}
       ${["BJ", "LJ"].map((j) => html`<button class=${"small" + (joker === j ? " on" : "")}
         data-testid=${"call-" + j} onClick=${() => setJoker(j)}>${t("card." + j)}</button>`)}</span>
-    <select class="small" data-testid="call-nth" value=${nth} onChange=${(e) => setNth(Number(e.target.value))}>
+    ${callsCopy() ? html`<select class="small" data-testid="call-nth" value=${nth} onChange=${(e) => setNth(Number(e.target.value))}>
       ${Array.from({ length: rs.decks }, (_, k) => html`<option value=${k + 1}>${t("friend.nth_" + Math.min(k + 1, 4), { card: "" }).trim()}</option>`)}
-    </select>
+    </select>` : null}
     <${Card} card=${card} fourColor=${state.fourColor} cls="tiny" />
     <button class="primary" data-testid="call" onClick=${send}>${t("action.call_card", { call: callLabel({ nth, card }) })}</button>
   </div>`;

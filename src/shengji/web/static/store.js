@@ -349,6 +349,7 @@ function freshGame(ev, prev, msg) {
     shown: "",
     friend_call: null,
     friend: null,
+    friend_candidates: null,
   };
 }
 
@@ -421,11 +422,17 @@ function onUpdate(msg) {
         break;
       case "friend_called":
         g.friend_call = { card: e.card, nth: e.nth };
+        needSync = true; // the view says who may be the friend, as this seat can tell
         break;
       case "friend_revealed":
         g.friend = e.seat;
+        g.friend_candidates = [e.seat];
         if (!g.defenders.includes(e.seat)) g.defenders = [...g.defenders, e.seat];
         lastNotice = { key: "notice.friend_revealed", seat: e.seat };
+        break;
+      case "not_friend":
+        lastNotice = { key: "notice.not_friend", seat: e.seat, card: e.card };
+        needSync = true;
         break;
       case "throw_failed":
         lastNotice = { key: "notice.throw_failed", seat: e.seat, attempted: e.attempted,
@@ -433,6 +440,9 @@ function onUpdate(msg) {
         break;
       case "played": {
         const cards = splitCards(e.cards);
+        // the dealer's own copies of the called card can leave it known to be alone
+        if (g.friend_call && g.friend == null && e.seat === g.dealer
+          && cards.includes(g.friend_call.card)) needSync = true;
         if (g.trick.length === 0) g.leader = e.seat;
         g.trick = [...g.trick, [e.seat, e.cards]];
         if (e.seat === state.seat) g.hand = removeCards(g.hand, cards);
