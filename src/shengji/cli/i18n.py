@@ -114,7 +114,9 @@ ZH: dict[str, str] = {
     "level-of": "{team}队打 {rank}",
     "seat-level-of": "{seat}打 {rank}",
     "friend-called": "  {seat} 找朋友：第{nth}张 {card}，别家谁出它谁是朋友",
-    "friend-called-holder": "  {seat} 找朋友：{card}，按出牌顺序靠近庄家的持有者是朋友（{friend}，出此牌时亮明）",
+    "friend-called-holder": (
+        "  {seat} 找朋友：{card}，按出牌顺序靠近庄家的持有者是朋友（{friend}，出此牌时亮明）"
+    ),
     "friend-called-alone": "  {seat} 找朋友：{card}，别家都没有此牌，庄家一打多",
     "not-friend": "  {seat} 出 {card}，但不是朋友：离庄家更近的玩家有此牌",
     "friend-revealed": "  {seat} 出 {card}：庄家的朋友",

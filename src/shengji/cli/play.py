@@ -198,9 +198,9 @@ class HumanPlayer:
 
 
 def _rank(level: int) -> str:
-    from shengji.core.cards import RANKS
+    from shengji.core.cards import LEVELS
 
-    return RANKS[level]
+    return LEVELS[level]
 
 
 def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO) -> int:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from shengji.cli.i18n import tr
-from shengji.core.cards import NO_TRUMP, RANKS, card_str, cards_str
+from shengji.core.cards import LEVELS, NO_TRUMP, card_str, cards_str
 from shengji.core.errors import ShengjiError
 from shengji.core.events import (
     AuctionWon,
@@ -209,7 +209,7 @@ class Narrator:
         stake = state.deal.stake
         self.emit(
             self.t("deal", no=d.no + 1, dealer=self.seat(e.dealer), partners=partners,
-                   level=RANKS[d.level], trump=self.trump(e.trump),
+                   level=LEVELS[d.level], trump=self.trump(e.trump),
                    stake=self.t("stake", stake=stake) if stake > 1 else "")
         )
         if d.auction:
@@ -249,12 +249,12 @@ class Narrator:
         self.emit(self.t("result", points=e.attacker_points, outcome=outcome))
         if self.per_seat:
             levels = self.t("comma").join(
-                self.t("seat-level-of", seat=self.seat(s), rank=RANKS[state.seat_rank(s)])
+                self.t("seat-level-of", seat=self.seat(s), rank=LEVELS[state.seat_rank(s)])
                 for s in range(self.players)
             )
         else:
             levels = self.t("comma").join(
-                self.t("level-of", team=t, rank=RANKS[state.level_rank(t)]) for t in (0, 1)
+                self.t("level-of", team=t, rank=LEVELS[state.level_rank(t)]) for t in (0, 1)
             )
         self.emit(self.t("levels", levels=levels))
 

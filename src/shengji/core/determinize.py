@@ -101,6 +101,7 @@ def state_from_view(
     s.failed_seats = ()
     s.result = None
     s.seat_levels = view.seat_levels or (view.level,) * rs.players
+    s.rights = view.rights
     s.auction = view.auction
     s.target = view.target
     s.shown = view.shown

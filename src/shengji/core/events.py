@@ -25,11 +25,14 @@ class Event:
 
 @dataclass(slots=True)
 class DealStarted(Event):
-    """A new deal: who deals first (None on a first deal decided by declaration), the level."""
+    """A new deal: who deals first (None on a first deal decided by declaration), the level;
+    ``rights`` (亮牌权): the seats that contest the deal by declaring, each at its own level
+    (empty: everyone, at ``level``)."""
 
     dealer: int | None
     level: int
     deal_no: int
+    rights: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)

@@ -46,7 +46,7 @@ from shengji.core.bidding import (
     make_declaration,
     tier,
 )
-from shengji.core.cards import BJ, LJ, NO_TRUMP, SPADES, card_str, deck, points_of
+from shengji.core.cards import BJ, JOKER_LEVEL, LJ, NO_TRUMP, SPADES, card_str, deck, points_of
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import (
     AuctionWon,
@@ -198,6 +198,7 @@ FIELDS: tuple[str, ...] = (
     "phase",
     "rebury_decl",
     "result",
+    "rights",
     "ruleset",
     "seat_levels",
     "seed",
@@ -264,6 +265,10 @@ class DealState:
     """竞标: the kitty cards turned up for everyone after the deal."""
     kitty_kept: tuple[int, ...]
     """Kitty cards a 反底 swap left in place, unseen by the kitty's holder."""
+    rights: tuple[int, ...]
+    """亮牌权: on a deal after a takeover under ``takeover_dealer="attackers-declare"``, the
+    seats that may declare, each with its own level; the declarer deals (nobody: the first
+    of them). Empty: every seat declares with the deal's level."""
     friend_call: FriendCall | None
     """找朋友: the dealer's call, once made."""
     friend: int | None
@@ -286,12 +291,16 @@ class DealState:
         dealer: int | None = None,
         deal_no: int = 0,
         levels: Sequence[int] | None = None,
+        rights: Sequence[int] = (),
     ) -> DealState:
         """A shuffled deal. ``dealer=None``: a first deal, the declarer becomes dealer.
 
         ``levels``: each seat's own level (default: ``level`` for all). 竞标 (bidding): any
         ``dealer`` is ignored, seat ``deal_no % players`` opens the auction and is dealt to
-        first, and ``level`` becomes the winner's level when the auction ends.
+        first, and ``level`` becomes the winner's level when the auction ends. ``rights``
+        (亮牌权): only these seats may declare, each with its own level from ``levels``;
+        the declarer deals (nobody: ``rights[0]``), ``dealer`` is ignored and the cards are
+        dealt from ``rights[0]``.
         """
         cards = deck(ruleset.decks)
         random.Random(seed).shuffle(cards)
@@ -301,8 +310,13 @@ class DealState:
         s.level = level
         s.deal_no = deal_no
         s.dealer = dealer
-        s.first_deal = dealer is None
-        s.start = 0 if dealer is None else dealer
+        s.rights = tuple(rights)
+        if s.rights:
+            dealer = s.dealer = None
+            if levels is not None:
+                s.level = levels[s.rights[0]]
+        s.first_deal = dealer is None and not s.rights
+        s.start = s.rights[0] if s.rights else 0 if dealer is None else dealer
         bidding = ruleset.partnership == "bidding"
         if bidding:  # the auction decides the dealer
             s.dealer = None
@@ -347,13 +361,14 @@ class DealState:
 
     def started_event(self) -> DealStarted:
         """The public event that opens this deal."""
-        return DealStarted(None, self.dealer, self.level, self.deal_no)
+        return DealStarted(None, self.dealer, self.level, self.deal_no, self.rights)
 
     def _copy(self) -> DealState:
         s = DealState()
         s.attacker_points = self.attacker_points
         s.auction = self.auction
         s.seat_levels = self.seat_levels
+        s.rights = self.rights
         s.target = self.target
         s.shown = self.shown
         s.kitty_kept = self.kitty_kept
@@ -569,8 +584,14 @@ class DealState:
             self._check_seat(seat)
         else:
             raise IllegalAction(Reason.WRONG_PHASE, f"cannot declare during {ph.value}")
+        if self.rights and seat not in self.rights and ph is not Phase.REBURY:
+            raise IllegalAction(
+                Reason.BAD_DECLARATION,
+                "only the attackers of the last deal may declare now (亮牌权: "
+                + ", ".join(f"seat {r}" for r in self.rights) + ")",
+            )
         self._check_holds(seat, action.cards)
-        d = make_declaration(seat, action.cards, self.level, self.ruleset)
+        d = make_declaration(seat, action.cards, self.declare_level(seat), self.ruleset)
         if d is None:
             raise IllegalAction(
                 Reason.BAD_DECLARATION,
@@ -593,6 +614,8 @@ class DealState:
         standing = self.declaration
         if standing is None or tier(d, self.ruleset) > tier(standing, self.ruleset):
             s.declaration = d
+            if self.rights:  # 亮牌权: the deal is played at the standing declarer's level
+                s.level = self.seat_levels[seat]
         overturn = standing is not None and s.declaration is d and standing.seat != seat
         if self.declarer_first is None:
             s.declarer_first = seat
@@ -666,7 +689,10 @@ class DealState:
         else:
             trump = NO_TRUMP
         if self.dealer is None:
-            if d is None:
+            if self.rights:  # 亮牌权: the declarer (nobody: the first right holder) deals
+                self.dealer = d.seat if d is not None else self.start
+                self.level = self.seat_levels[self.dealer]
+            elif d is None:
                 self.dealer = self.start
             elif rs.first_deal_overturn_takes_dealer or self.declarer_first is None:
                 self.dealer = d.seat
@@ -1009,10 +1035,18 @@ class DealState:
 
     # ------------------------------------------------------------------ declarations
 
+    def declare_level(self, seat: int) -> int:
+        """The level ``seat`` declares with: its own on a 亮牌权 deal, else the deal's."""
+        return self.seat_levels[seat] if self.rights and self.dealer is None else self.level
+
     def _may_declare(self, seat: int) -> bool:
         """Cheap pre-check: does the seat hold a level card or two identical jokers?"""
-        h, lv = self.hands[seat], self.level
-        return bool(h[lv] or h[13 + lv] or h[26 + lv] or h[39 + lv] or h[LJ] > 1 or h[BJ] > 1)
+        h, lv = self.hands[seat], self.declare_level(seat)
+        if self.rights and seat not in self.rights:
+            return False
+        if h[LJ] > 1 or h[BJ] > 1:
+            return True
+        return lv < JOKER_LEVEL and bool(h[lv] or h[13 + lv] or h[26 + lv] or h[39 + lv])
 
     def declarations_for(self, seat: int) -> list[Declaration]:
         """Declarations ``seat`` may make now (during the deal, the window or 反底)."""
@@ -1022,9 +1056,13 @@ class DealState:
         if ph is Phase.DEALING and not self._may_declare(seat):
             return []
         if ph is Phase.DEALING or (ph is Phase.DECLARING and seat == self.turn):
+            if self.rights and seat not in self.rights:
+                return []
             hidden = self.ruleset.declaration == "hidden"
             against = self.own_declaration(seat) if hidden else self.declaration
-            return legal_declarations(seat, self.hands[seat], self.level, against, self.ruleset)
+            return legal_declarations(
+                seat, self.hands[seat], self.declare_level(seat), against, self.ruleset
+            )
         if ph is Phase.REBURY and seat == self.turn:
             return legal_reburies(
                 seat, self.hands[seat], self.level, self.rebury_decl, self.ruleset

@@ -69,6 +69,17 @@ class DealView(NamedTuple):
     friend: int | None = None
     """找朋友: the friend once revealed (a hidden friend is never shown, not even to itself:
     it sees its own cards and can tell; see ``friend_candidates``)."""
+    rights: tuple[int, ...] = ()
+    """亮牌权: the seats that contest this deal by declaring, each at its own level (empty:
+    everyone, at ``level``); while they do, ``level`` is the standing declarer's level."""
+
+    @property
+    def declare_level(self) -> int:
+        """The level this viewer declares with: its own while a 亮牌权 deal is contested,
+        else the deal's."""
+        if self.rights and self.dealer is None and self.seat is not None and self.seat_levels:
+            return self.seat_levels[self.seat]
+        return self.level
 
     @property
     def friend_candidates(self) -> tuple[int, ...]:
@@ -158,6 +169,7 @@ def _view(state: DealState, seat: int | None) -> DealView:
         state.seat_levels,
         state.friend_call,
         state.friend,
+        state.rights,
     )
 
 

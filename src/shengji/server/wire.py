@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from shengji.core.bidding import Declaration
-from shengji.core.cards import RANKS, card_str, cards_str, points, trump_str
+from shengji.core.cards import LEVELS, card_str, cards_str, points, trump_str
 from shengji.core.events import Event
 from shengji.core.state import DealResult
 from shengji.core.views import DealView
@@ -379,7 +379,7 @@ def _value(name: str, v: Any) -> Any:
     if name == "trump":
         return None if v is None else trump_str(v)
     if name == "level":
-        return RANKS[v]
+        return LEVELS[v]
     return v
 
 
@@ -431,7 +431,7 @@ def render_view(
     return GameView(
         seat=view.seat,
         phase=view.phase.value,
-        level=RANKS[view.level],
+        level=LEVELS[view.level],
         deal_no=view.deal_no,
         dealer=view.dealer,
         defenders=list(view.defenders),
