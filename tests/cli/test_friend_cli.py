@@ -111,3 +111,23 @@ def test_the_text_summary_names_no_fixed_teams(capsys: pytest.CaptureFixture[str
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "partners: none fixed" in out and "team 0" not in out
+
+
+def test_the_replay_names_the_seats_holding_the_right_to_declare() -> None:
+    """Seed 002 "抓分方捉满120分即可上台,即每个成员获得下一局的亮牌权": each deal after a
+    takeover says who contested it, and its header gives the declarer's own level."""
+    from shengji.bots.driver import play_match
+    from shengji.cli.replay import print_replay
+    from shengji.core.cards import LEVELS
+
+    rs = PRESETS["five-player"]
+    m, record = play_match(rs, [RandomBot(f"r/{i}") for i in range(5)], "rights", deals=6)
+    out = io.StringIO()
+    print_replay(record, out)
+    text = out.getvalue()
+    contested = [i for i in range(1, 6) if m.history[i - 1].result.change.attackers_take_over]
+    assert contested and text.count("亮牌权: ") == len(contested)
+    for i in contested:
+        d = m.history[i]
+        assert f"Deal {i + 1}: dealer S{d.dealer} " in text
+        assert f"level {LEVELS[d.level]}," in text.split(f"Deal {i + 1}:")[1].split("\n")[0]

@@ -76,6 +76,8 @@ class _Deal:
     """竞标: the auction so far (None outside the auction)."""
     auction: str = ""
     """竞标: the auction's line, printed with the deal's header."""
+    rights: tuple[int, ...] = ()
+    """亮牌权: the seats that contested the deal by declaring."""
 
 
 class Narrator:
@@ -122,7 +124,7 @@ class Narrator:
     def event(self, e: Event, state: MatchState) -> None:
         d = self.deal
         if isinstance(e, DealStarted):
-            self.deal = _Deal(e.deal_no, e.level)
+            self.deal = _Deal(e.deal_no, e.level, rights=e.rights)
         elif isinstance(e, Declared):
             self._declared(e, state)
         elif isinstance(e, TrumpFixed):
@@ -209,9 +211,11 @@ class Narrator:
         stake = state.deal.stake
         self.emit(
             self.t("deal", no=d.no + 1, dealer=self.seat(e.dealer), partners=partners,
-                   level=LEVELS[d.level], trump=self.trump(e.trump),
+                   level=LEVELS[state.deal.level], trump=self.trump(e.trump),
                    stake=self.t("stake", stake=stake) if stake > 1 else "")
         )
+        if d.rights:
+            self.emit(self.t("rights", seats="+".join(self.seat(s) for s in d.rights)))
         if d.auction:
             self.emit(d.auction)
         elif d.declarations:

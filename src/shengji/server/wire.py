@@ -229,6 +229,12 @@ class GameView(msgspec.Struct, kw_only=True):
     """v2, 找朋友: the dealer's call ``{"card": "SA", "nth": 1}`` once made."""
     friend: int | None = None
     """v2, 找朋友: the dealer's friend once revealed (until then nobody is told)."""
+    rights: list[int] = msgspec.field(default_factory=list)
+    """v2, 亮牌权: the seats contesting this deal by declaring, each at its own level (empty:
+    everyone, at ``level``; five players after a takeover)."""
+    declare_level: str | None = None
+    """v2: the level this seat declares with (its own while a 亮牌权 deal is contested);
+    null for a spectator."""
     friend_candidates: list[int] | None = None
     """v2, 找朋友: the seats that may still be the friend as this seat can tell, nearest the
     dealer first (``[friend]`` once revealed, ``[]``: the dealer is known to be alone, the
@@ -472,6 +478,8 @@ def render_view(
         else {"card": card_str(view.friend_call.card), "nth": view.friend_call.nth},
         friend=view.friend,
         friend_candidates=None if view.friend_call is None else list(view.friend_candidates),
+        rights=list(view.rights),
+        declare_level=None if view.seat is None else LEVELS[view.declare_level],
     )
 
 

@@ -88,6 +88,11 @@ function friendStatus(g) {
   return t("friend.maybe", { names: c.map(seatShort).join(" ") });
 }
 
+/** A level for the eye: the ranks as they are, the joker level (JK, 王) in words. */
+function levelLabel(lv) {
+  return lv === "JK" ? t("level.JK") : lv;
+}
+
 function cardLabel(c) {
   if (c === "BJ") return t("card.BJ");
   if (c === "LJ") return t("card.LJ");
@@ -425,7 +430,7 @@ function SeatPlate({ i, n }) {
       ${g && !me && g.hand_sizes[i] > 0 ? html`<span class="count" title=${t("seat.cards_left")}>
         <${CardBack} cls="mini" />${g.hand_sizes[i]}</span>` : null}
       ${fixedTeams() ? html`<span class="team">${t("team.n", { n: teamOf(i) + 1 })}</span>` : null}
-      ${lv != null ? html`<span class="team" data-testid=${"seat-level-" + i}>${t("seat.level", { lv })}</span>` : null}
+      ${lv != null ? html`<span class="team" data-testid=${"seat-level-" + i}>${t("seat.level", { lv: levelLabel(lv) })}</span>` : null}
     </div>
     ${decl ? html`<div class="decl">${splitCards(decl.cards).map(
       (c) => html`<${Card} card=${c} fourColor=${state.fourColor} cls="tiny" />`)}</div>` : null}
@@ -508,11 +513,11 @@ function InfoBar() {
       ${g && g.trump && g.trump !== "NT" ? html`<${SuitMark} suit=${g.trump} fourColor=${state.fourColor} />` : null}
       <b>${g ? trumpLabel(g.trump) : "—"}</b>
       ${g && !g.trump && g.declaration ? html`<span class="tentative">(${trumpLabel(g.declaration.trump)}?)</span>` : null}
-      <span class="k">${t("info.level")}</span><b>${g ? g.level : "—"}</b>
+      <span class="k">${t("info.level")}</span><b>${g ? levelLabel(g.level) : "—"}</b>
     </div>
     ${isShortSequence(seq) ? html`<div class="info"><${LevelSequence} seq=${seq} current=${g && g.level} /></div>` : null}
     <div class="info levels" data-testid="levels">
-      ${!fixedTeams() && me != null && seatLevel(me) != null ? html`<span class="lv">${t("team.me")} <b>${seatLevel(me)}</b></span>` : null}
+      ${!fixedTeams() && me != null && seatLevel(me) != null ? html`<span class="lv">${t("team.me")} <b>${levelLabel(seatLevel(me))}</b></span>` : null}
       ${!fixedTeams() && g && g.dealer != null && g.dealer !== me ? html`<span class="lv def">${seatShort(g.dealer)}
         <b>${seatLevel(g.dealer)}</b><small>${t("badge.dealer")}</small></span>` : null}
       ${!fixedTeams() ? null : levels.map((lv, team) => html`<span class=${"lv" + (team === defTeam ? " def" : "")}>
@@ -578,6 +583,12 @@ function phasePrompt() {
   if (!g) return "";
   const me = state.seat;
   const turn = g.to_act === me && me != null;
+  if (g.phase === "dealing" && g.rights && g.rights.length && g.dealer == null) {
+    // 亮牌权: only last deal's attackers declare, each with its own level
+    return t(g.rights.includes(me) ? "prompt.dealing_rights" : "prompt.dealing_others", {
+      n: g.cards_dealt, lv: levelLabel(g.declare_level || g.level),
+      names: g.rights.map(seatShort).join(" ") });
+  }
   if (g.phase === "dealing") return t("prompt.dealing", { n: g.cards_dealt });
   if (g.phase === "declaring") return turn ? t("prompt.declare_window") : t("prompt.waiting_for", { name: seatName(g.to_act) });
   if (g.phase === "burying") {
@@ -844,7 +855,7 @@ function Summary() {
       <div class="levels2">${fixedTeams() ? (sm.levels_after || []).map((lv, team) => html`<span>
         ${teamName(team)}: <s>${sm.levels_before[team]}</s> → <b>${lv}</b></span>`)
         : (sm.seat_levels_after || []).map((lv, i) => html`<span>
-        ${seatName(i)}: <s>${(sm.seat_levels_before || [])[i]}</s> → <b>${lv}</b></span>`)}</div>
+        ${seatName(i)}: <s>${levelLabel((sm.seat_levels_before || [])[i])}</s> → <b>${levelLabel(lv)}</b></span>`)}</div>
       ${sm.end.stake > 1 ? html`<p class="muted">${t("summary.stake", { s: sm.end.stake })}</p>` : null}
       <${SettlementLines} stakes=${state.room && state.room.stakes} settled=${sm.settled} seatName=${seatName} />
       <button class="primary" data-testid="next-deal" onClick=${close}>

@@ -350,6 +350,8 @@ function freshGame(ev, prev, msg) {
     friend_call: null,
     friend: null,
     friend_candidates: null,
+    rights: ev.rights || [],
+    declare_level: null,
   };
 }
 
@@ -390,6 +392,7 @@ function onUpdate(msg) {
         break;
       case "declared":
         g.declaration = { seat: e.seat, cards: e.cards, trump: e.trump };
+        if (g.rights && g.rights.length && g.dealer == null) needSync = true; // 亮牌权: the level moves
         if (e.seat === state.seat) g.own_declaration = g.declaration;
         if (g.phase === "dealing" && state.seat != null && g.hand.length) {
           g.hand = sortHand(g.hand, g.level, e.trump);
@@ -552,7 +555,7 @@ function declarationCandidates(g) {
   const counts = {};
   for (const c of g.hand) {
     const rank = c === "BJ" || c === "LJ" ? c : c.slice(1);
-    if (rank === g.level || c === "BJ" || c === "LJ") counts[c] = (counts[c] || 0) + 1;
+    if (rank === (g.declare_level || g.level) || c === "BJ" || c === "LJ") counts[c] = (counts[c] || 0) + 1;
   }
   const out = [];
   for (const [card, n] of Object.entries(counts)) {
