@@ -300,9 +300,10 @@ def test_random_find_friend_matches_finish_and_replay(seed: int) -> None:
     check_match(FF, [RandomBot(f"{seed}/{i}") for i in range(4)], seed)
 
 
-@settings(max_examples=1, deadline=None)  # a whole match to JK: about 200 deals
-@given(seed=st.integers(min_value=0, max_value=10**6))
+@pytest.mark.parametrize("seed", [1])
 def test_five_player_matches_finish_and_replay(seed: int) -> None:
+    """A whole five-player match (to JK, Decision 94) finishes and replays; seeded, since a
+    match runs 80 to several hundred deals (Decision 99)."""
     check_match(FIVE, [HeuristicBot(f"{seed}/{i}") for i in range(5)], seed)
 
 

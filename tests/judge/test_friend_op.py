@@ -214,3 +214,12 @@ def test_broken_hands_are_refused(seed: int, seat: int, how: str) -> None:
     a = answer({"id": seed, "op": "friend", "preset": "find-friend", "dealer": 0,
                 "call": "SA", "hands": texts})
     assert set(a) == {"id", "error"}
+
+
+def test_the_judge_takes_the_joker_level() -> None:
+    """Seed 002 "J、A、王为必打点数": at JK no rank is the level, so 2s pair up in their suit."""
+    a = answer({"op": "classify", "level": "JK", "trump": "NT", "cards": "S2 S2 S3 S3"})
+    assert a["kind"] == "tractor"
+    assert answer({"op": "classify", "level": "2", "trump": "NT", "cards": "S2 S2 S3 S3"})[
+        "kind"] != "tractor"
+    assert "or JK" in answer({"op": "classify", "level": "JJ", "cards": "S2"})["error"]

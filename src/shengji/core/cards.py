@@ -78,7 +78,7 @@ def parse_level(text: str) -> int:
     try:
         return parse_rank(text)
     except NotationError:
-        raise NotationError(f"bad level {text!r}: use 2..10, J, Q, K, A or JK") from None
+        raise NotationError(f"bad rank {text!r} for a level: use 2..10, J, Q, K, A or JK") from None
 
 
 def level_str(level: int) -> str:

@@ -21,7 +21,7 @@ from shengji.core.cards import (
     counts_of,
     parse_card,
     parse_cards,
-    parse_rank,
+    parse_level,
     parse_trump,
 )
 from shengji.core.errors import ShengjiError
@@ -64,7 +64,7 @@ class _Request:
         if not isinstance(options, dict):
             raise JudgeError("options must be an object")
         self.ruleset: Ruleset = preset(name, options)
-        self.level = parse_rank(self._str("level", "2"))
+        self.level = parse_level(self._str("level", "2"))
         self.trump = parse_trump(self._str("trump", "NT"))
 
     def _str(self, key: str, default: str) -> str:
