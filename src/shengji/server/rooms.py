@@ -28,7 +28,7 @@ import msgspec
 from shengji.bots.base import Bot
 from shengji.bots.registry import make_bot
 from shengji.core.actions import SYSTEM, Action, Deal, parse_action
-from shengji.core.cards import RANKS
+from shengji.core.cards import LEVELS
 from shengji.core.display import fixed_teams
 from shengji.core.dry_run import dry_run
 from shengji.core.errors import NotationError, ShengjiError
@@ -1074,13 +1074,13 @@ class Room:
         m = self.match
         if m is None:
             return []
-        return [RANKS[self.ruleset.level_sequence[i]] for i in m.team_levels]
+        return [LEVELS[self.ruleset.level_sequence[i]] for i in m.team_levels]
 
     def _seat_levels(self) -> list[str]:
         m = self.match
         if m is None:
             return []
-        return [RANKS[self.ruleset.level_sequence[i]] for i in m.levels]
+        return [LEVELS[self.ruleset.level_sequence[i]] for i in m.levels]
 
     def _update_msg(self, seq: int) -> wire.Update:
         m = self.match
