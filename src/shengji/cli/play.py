@@ -157,17 +157,25 @@ class HumanPlayer:
                 return action
 
     def _call(self, view: DealView, legal: LegalActions) -> Action:
-        """找朋友: the dealer names which copy of which card makes its player the friend."""
+        """找朋友: the dealer names a card: its holder nearest the dealer is the friend
+        (``nth-played`` tables: which copy of which card, played by another seat)."""
+        by_copy = view.ruleset.friend_rule == "nth-played"
+        prompt = (
+            "call a friend: copy and card, e.g. '1 SA' (or hint): " if by_copy
+            else "call a friend: a card, e.g. 'SA' — its holder nearest you is the friend "
+            "(or hint): "
+        )
         while True:
-            text = self._ask("call a friend: copy and card, e.g. '1 SA' (or hint): ")
+            text = self._ask(prompt)
             if text.lower() in ("hint", "h", "?"):
                 hint = self.adviser.choose(view, legal)
                 if isinstance(hint, CallFriend):
-                    self.out.write(f"  hint: {hint.nth} {cards_str((hint.card,))}\n")
+                    shown = cards_str((hint.card,))
+                    self.out.write(f"  hint: {f'{hint.nth} ' if by_copy else ''}{shown}\n")
                 continue
 
             def call(t: str) -> Action:
-                c = parse_call(t)
+                c = parse_call(t if len(t.split()) > 1 else f"1 {t}")
                 return CallFriend(legal.seat, c.card, c.nth)
 
             action = self._legal(legal, text, call)
@@ -195,9 +203,9 @@ class HumanPlayer:
 
 
 def _rank(level: int) -> str:
-    from shengji.core.cards import RANKS
+    from shengji.core.cards import LEVELS
 
-    return RANKS[level]
+    return LEVELS[level]
 
 
 def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO) -> int:

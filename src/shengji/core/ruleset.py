@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from shengji.core.cards import RANKS, parse_rank
-from shengji.core.errors import RulesetError
+from shengji.core.cards import JOKER_LEVEL, LEVELS, parse_level, parse_rank
+from shengji.core.errors import NotationError, RulesetError
 
 ThrowPolicy = Literal["validated", "others-void", "never"]
 ThrowForced = Literal["smallest", "structure-first"]
@@ -28,6 +28,9 @@ NoDeclaration = Literal["no-trump", "kitty-card", "spades"]
 DealerRotation = Literal["partner", "same"]
 Partnership = Literal["fixed", "find-friend", "bidding"]
 LevelShares = Literal["equal", "fixed", "elastic"]
+FriendRule = Literal["nearest-holder", "nth-played"]
+LevelTransfer = Literal["off", "opponents", "partners"]
+TakeoverDealer = Literal["next", "attackers-declare"]
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,18 @@ LEVEL_TABLES: dict[str, LevelTable] = {
 
 _FULL_SEQUENCE = tuple(range(13))
 
+MAX_KITTY_CAP = 1 << 20
+"""Largest ``kitty_cap`` accepted (the power-of-size multiplier's bound)."""
+MAX_POINTS = 10_000
+"""Largest ``bid_open`` / ``bid_step`` of a ruleset that does not bid (竞标 rulesets: the
+points in the pack)."""
+
+
+def _check_range(field: str, value: int, low: int, high: int) -> None:
+    """``RulesetError`` naming ``field`` unless ``low <= value <= high``."""
+    if not low <= value <= high:
+        raise RulesetError(f"{field} must be {low}..{high}, not {value}", field)
+
 
 @dataclass(frozen=True)
 class Ruleset:
@@ -142,9 +157,10 @@ class Ruleset:
     kitty_size: int = 8
     """Cards set aside at the deal (底牌); the dealer buries as many."""
     level_sequence: tuple[int, ...] = _FULL_SEQUENCE
-    """Rank indices a side's level goes through (2 = 0 .. A = 12)."""
+    """Rank indices a side's level goes through (2 = 0 .. A = 12; 13 = JK, the joker level
+    above A, last only)."""
     must_play: tuple[int, ...] = (12,)
-    """Ranks a side may not skip past when going up (必打); A ends the match."""
+    """Ranks a side may not skip past when going up (必打); the last level ends the match."""
     permanent_twos: bool = False
     """常主2: every 2 is trump, ranked below the level cards."""
     two_color: bool = False
@@ -207,6 +223,18 @@ class Ruleset:
     ace_kitty_penalty: bool = False
     """找朋友 (seed 002 item 6): dealer side on A, attackers take over by capturing the kitty
     with an A → the dealer back to J, its friend down 3 levels."""
+    level_transfer: LevelTransfer = "off"
+    """找朋友 (seed 002 级数不浪费): levels a seat cannot go up because a must-play rank
+    stops it are taken off its opponents (``opponents``, then the rest to its partners) or
+    given to its partners (``partners``, then the opponents); ``off``: they are lost."""
+    takeover_dealer: TakeoverDealer = "next"
+    """Who deals after the attackers take over: the old dealer's next attacker (``next``),
+    or (seed 002 five players "每个成员获得下一局的亮牌权") the attackers contest it by
+    declaring, each with its own level (``attackers-declare``)."""
+    friend_rule: FriendRule = "nearest-holder"
+    """找朋友: who the call makes the friend. ``nearest-holder`` (seed 002): the seat nearest
+    the dealer in play order holding the card at the call; ``nth-played``: the seat playing
+    the called copy (1..decks) among the other seats (``core/friend.py``)."""
     deck_points: int = field(default=0, init=False, compare=False)
     """Total points in the pack (100 per deck); derived."""
 
@@ -215,46 +243,74 @@ class Ruleset:
         self.validate()
 
     def validate(self) -> None:
-        """Refuse values no game can be played with."""
-        if not 1 <= self.decks <= 4:
-            raise RulesetError(f"decks must be 1..4, not {self.decks}")
-        if not 3 <= self.players <= 6:
-            raise RulesetError(f"players must be 3..6, not {self.players}")
-        if self.kitty_size < 0 or (54 * self.decks - self.kitty_size) % self.players:
+        """Refuse values no game can be dealt and played with; the error names the field.
+
+        Every number has a range (hands of at least one card, a kitty that fits, ranks
+        2..A), so any ruleset that passes deals, plays and ends (docs/rules.md, decision 135).
+
+        >>> try:
+        ...     Ruleset(kitty_size=108)
+        ... except RulesetError as e:
+        ...     print(e.field, "|", e.message)
+        kitty_size | kitty_size must be 0..104 (2 decks, 4 players, a card each), not 108
+        """
+        _check_range("decks", self.decks, 1, 4)
+        _check_range("players", self.players, 3, 6)
+        cards = 54 * self.decks
+        if not 0 <= self.kitty_size <= cards - self.players:
             raise RulesetError(
-                f"{54 * self.decks} cards minus a kitty of {self.kitty_size} "
-                f"do not split evenly among {self.players} players"
+                f"kitty_size must be 0..{cards - self.players} ({self.decks} decks, "
+                f"{self.players} players, a card each), not {self.kitty_size}",
+                "kitty_size",
+            )
+        if (cards - self.kitty_size) % self.players:
+            raise RulesetError(
+                f"kitty_size {self.kitty_size} leaves {cards - self.kitty_size} of {cards} "
+                f"cards, which do not split evenly among {self.players} players",
+                "kitty_size",
             )
         if self.level_table not in LEVEL_TABLES:
             raise RulesetError(
-                f"unknown level_table {self.level_table!r}; known: {sorted(LEVEL_TABLES)}"
+                f"unknown level_table {self.level_table!r}; known: {sorted(LEVEL_TABLES)}",
+                "level_table",
             )
-        if not self.level_sequence or any(not 0 <= r <= 12 for r in self.level_sequence):
-            raise RulesetError("level_sequence must list ranks 2..A")
-        if list(self.level_sequence) != sorted(set(self.level_sequence)):
-            raise RulesetError("level_sequence must be increasing")
-        if any(not 0 <= r <= 12 for r in self.must_play):
-            raise RulesetError("must_play must list ranks 2..A")
-        if self.kitty_cap < 1:
-            raise RulesetError("kitty_cap must be at least 1")
-        if self.failed_throw_penalty < 0:
-            raise RulesetError("failed_throw_penalty cannot be negative")
-        if self.no_declaration == "kitty-card" and not 0 <= self.kitty_card_index < max(
-            1, self.kitty_size
+        if not self.level_sequence or any(
+            not 0 <= r <= JOKER_LEVEL for r in self.level_sequence
         ):
             raise RulesetError(
-                f"kitty_card_index must be 0..{self.kitty_size - 1} (the kitty has "
-                f"{self.kitty_size} cards)"
+                "level_sequence must list ranks 2..A (and JK last)", "level_sequence"
             )
-        if not 0 <= self.rebury_swap <= self.kitty_size:
-            raise RulesetError(f"rebury_swap must be 0..{self.kitty_size} (the kitty's size)")
-        if not 0 <= self.kitty_shown <= self.kitty_size:
-            raise RulesetError(f"kitty_shown must be 0..{self.kitty_size} (the kitty's size)")
-        if self.bid_step < 1 or self.bid_open < self.bid_step or self.bid_open % self.bid_step:
-            raise RulesetError("bid_step must be at least 1 and bid_open a multiple of it")
+        if list(self.level_sequence) != sorted(set(self.level_sequence)):
+            raise RulesetError("level_sequence must be increasing", "level_sequence")
+        if any(not 0 <= r <= JOKER_LEVEL for r in self.must_play):
+            raise RulesetError("must_play must list ranks 2..A or JK", "must_play")
+        if len(set(self.must_play)) != len(self.must_play):
+            raise RulesetError("must_play must list each rank once", "must_play")
+        if self.level_transfer != "off" and self.partnership != "find-friend":
+            raise RulesetError(
+                "level_transfer applies to find-a-friend games only", "level_transfer"
+            )
+        _check_range("kitty_cap", self.kitty_cap, 1, MAX_KITTY_CAP)
+        _check_range("failed_throw_penalty", self.failed_throw_penalty, 0, 100 * self.decks)
+        if self.no_declaration == "kitty-card" and self.kitty_size:
+            _check_range("kitty_card_index", self.kitty_card_index, 0, self.kitty_size - 1)
+        else:  # unused, but still a card position
+            _check_range("kitty_card_index", self.kitty_card_index, 0, cards - 1)
+        _check_range("rebury_swap", self.rebury_swap, 0, self.kitty_size)
+        _check_range("kitty_shown", self.kitty_shown, 0, self.kitty_size)
+        most = 100 * self.decks if self.partnership == "bidding" else MAX_POINTS
+        _check_range("bid_step", self.bid_step, 1, most)
+        _check_range("bid_open", self.bid_open, self.bid_step, most)
+        if self.bid_open % self.bid_step:
+            raise RulesetError(
+                f"bid_open must be a multiple of bid_step ({self.bid_step}), not {self.bid_open}",
+                "bid_open",
+            )
+        if len(self.name) > 40 or not self.name.isprintable():
+            raise RulesetError("name must be at most 40 printable characters", "name")
         for name, allowed in _CHOICES.items():
             if getattr(self, name) not in allowed:
-                raise RulesetError(f"{name} must be one of {list(allowed)}")
+                raise RulesetError(f"{name} must be one of {list(allowed)}", name)
 
     @property
     def hand_size(self) -> int:
@@ -279,14 +335,16 @@ class Ruleset:
                 continue
             v = getattr(self, f.name)
             if f.name in ("level_sequence", "must_play"):
-                v = [RANKS[r] for r in v]
+                v = [LEVELS[r] for r in v]
             out[f.name] = v
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Ruleset:
-        """Inverse of ``to_dict``; unknown keys are an error."""
-        return Ruleset(**_convert(data))
+        """Inverse of ``to_dict``; unknown keys are an error. A key missing from ``data``
+        takes its default, except the options in ``STORED_BEFORE``, which take the value
+        that reproduces rulesets stored before the option existed (records, rooms)."""
+        return Ruleset(**(STORED_BEFORE | _convert(data)))
 
     def replace(self, options: dict[str, Any]) -> Ruleset:
         """A copy with some options changed; unknown keys are an error."""
@@ -308,34 +366,61 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "dealer_rotation": ("partner", "same"),
     "partnership": ("fixed", "find-friend", "bidding"),
     "level_shares": ("equal", "fixed", "elastic"),
+    "friend_rule": ("nearest-holder", "nth-played"),
+    "level_transfer": ("off", "opponents", "partners"),
+    "takeover_dealer": ("next", "attackers-declare"),
     "ruff_compare": ("biggest-structure",),
 }
 
 
+STORED_BEFORE: dict[str, Any] = {"friend_rule": "nth-played"}
+"""Options added after rulesets were first stored, with the value a stored ruleset that
+lacks them was played under (``from_dict`` only: presets and ``Ruleset()`` use the
+defaults). Find-a-friend records from before the nearest-holder rule replay as played."""
+
+
 def _convert(data: dict[str, Any], base: Ruleset | None = None) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise RulesetError(f"ruleset options must be an object, not {type(data).__name__}")
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key not in _FIELD_NAMES:
-            raise RulesetError(f"unknown ruleset option {key!r}; known: {sorted(_FIELD_NAMES)}")
+            raise RulesetError(
+                f"unknown ruleset option {str(key)[:40]!r}; known: {sorted(_FIELD_NAMES)}",
+                str(key)[:40],
+            )
         if key in ("level_sequence", "must_play"):
-            if not isinstance(value, list | tuple):
-                raise RulesetError(f"{key} must be a list of ranks")
+            if not isinstance(value, list | tuple) or len(value) > len(LEVELS):
+                raise RulesetError(
+                    f"{key} must be a list of at most {len(LEVELS)} levels (2..A, JK)", key
+                )
             if any(isinstance(v, bool) or not isinstance(v, int | str) for v in value):
-                raise RulesetError(f"{key} must list ranks such as \"2\" or \"A\"")
-            value = tuple(parse_rank(v) if isinstance(v, str) else v for v in value)
+                raise RulesetError(f"{key} must list ranks such as \"2\" or \"A\"", key)
+            try:
+                value = tuple(parse_level(v) if isinstance(v, str) else v for v in value)
+            except NotationError as e:
+                raise RulesetError(f"{key}: {e.message}", key) from e
         elif key in _BOOL_FIELDS:
             if not isinstance(value, bool):
-                raise RulesetError(f"{key} must be true or false, not {value!r}")
+                raise RulesetError(f"{key} must be true or false, not {_short(value)}", key)
         elif key in _INT_FIELDS:
             if not isinstance(value, int) or isinstance(value, bool):
-                raise RulesetError(f"{key} must be an integer, not {value!r}")
+                raise RulesetError(f"{key} must be an integer, not {_short(value)}", key)
         elif key in _CHOICES:
             if value not in _CHOICES[key]:
-                raise RulesetError(f"{key} must be one of {list(_CHOICES[key])}, not {value!r}")
+                raise RulesetError(
+                    f"{key} must be one of {list(_CHOICES[key])}, not {_short(value)}", key
+                )
         elif not isinstance(value, str):
-            raise RulesetError(f"{key} must be a string, not {value!r}")
+            raise RulesetError(f"{key} must be a string, not {_short(value)}", key)
         out[key] = value
     return out
+
+
+def _short(value: Any) -> str:
+    """A value as an error message quotes it (long ones cut)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _tournament_sequence() -> tuple[int, ...]:
@@ -427,11 +512,14 @@ PRESETS: dict[str, Ruleset] = {
         declaration="grab",
         throw_forced="structure-first",
         partnership="find-friend",
-        must_play=(parse_rank("J"), parse_rank("A")),
+        level_sequence=(*_FULL_SEQUENCE, JOKER_LEVEL),
+        must_play=(parse_rank("J"), parse_rank("A"), JOKER_LEVEL),
         level_shares="fixed",
         jack_kitty_penalty=True,
         ace_kitty_penalty=True,
         dealer_rotation="same",
+        level_transfer="opponents",
+        takeover_dealer="attackers-declare",
     ),
 }
 """The named presets (RULES.md); see ``docs/rules.md`` for where each value comes from."""
@@ -499,8 +587,8 @@ RESERVED_PRESETS: tuple[str, ...] = ()
 def preset(name: str = "classic", options: dict[str, Any] | None = None) -> Ruleset:
     """The preset ``name`` with ``options`` overridden; unknown names or keys are errors."""
     if name in RESERVED_PRESETS:
-        raise RulesetError(f"preset {name!r} is reserved and not playable yet")
+        raise RulesetError(f"preset {name!r} is reserved and not playable yet", "preset")
     base = PRESETS.get(name)
     if base is None:
-        raise RulesetError(f"unknown preset {name!r}; known: {sorted(PRESETS)}")
+        raise RulesetError(f"unknown preset {str(name)[:40]!r}; known: {sorted(PRESETS)}", "preset")
     return base.replace(options) if options else base

@@ -26,6 +26,7 @@ from shengji.core.stakes import PLAIN, StakeRules
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner
 from shengji.server.presence import PresenceBoard
+from shengji.server.quarantine import describe, quarantine
 from shengji.server.seeds import new_match_seed
 from shengji.server.settings import Settings
 from shengji.server.storage import Player, Store
@@ -133,7 +134,16 @@ class _Stop:
     """The inbox's last item."""
 
 
-Inbox = Command | _Stop
+class _Crash:
+    """A helper task of the room (a write, a bot) raised something that is not a storage
+    fault: a bug, which fails the room."""
+
+    def __init__(self, exc: BaseException, what: str) -> None:
+        self.exc = exc
+        self.what = what
+
+
+Inbox = Command | _Stop | _Crash
 
 
 class Room:
@@ -186,6 +196,10 @@ class Room:
         self._bots: dict[tuple[int, int, str], Bot] = {}
         self.presence = PresenceBoard()
         self.closed = False
+        self.failed: str | None = None
+        """Why the room was stopped and quarantined (server/quarantine.py); None: running."""
+        self.on_failure: Callable[[Room], None] | None = None
+        """Called once when the room fails (the lobby forgets it)."""
 
     # ------------------------------------------------------------------ the room as others see it
 
@@ -276,15 +290,52 @@ class Room:
         conn.close(4404)
 
     async def run(self) -> None:
-        """Handle the inbox one command at a time."""
+        """Handle the inbox one command at a time. Anything raised but a storage fault is a
+        bug: the room is stopped and quarantined after one logged error (``_fail``), never
+        retried in a loop; the other rooms go on."""
         while True:
             cmd = await self.inbox.get()
             if isinstance(cmd, _Stop):
                 return
+            if isinstance(cmd, _Crash):
+                await self._fail(cmd.exc, cmd.what)
+                return
             try:
                 self.step(cmd)
-            except Exception:
-                log.exception("room %s: %s failed", self.code[:6], type(cmd).__name__)
+            except Exception as exc:
+                await self._fail(exc, type(cmd).__name__)
+                return
+            await asyncio.sleep(0)  # a busy room never holds the event loop
+
+    async def _fail(self, exc: BaseException, what: str) -> None:
+        """Stop the room after an internal error: one log record, clients told and
+        disconnected, the room quarantined in the database and dropped from the lobby."""
+        why = f"{what}: {describe(exc)}"
+        self.failed = why
+        log.error(
+            "room %s stopped and quarantined (see `shengji rooms quarantined`): %s",
+            self.code[:6],
+            why,
+            exc_info=exc,
+        )
+        for handle_ in (self._timer, self._presence_timer):
+            if handle_ is not None:
+                handle_.cancel()
+        self._timer = self._presence_timer = None
+        for t in list(self._tasks):
+            t.cancel()
+        for c in list(self.conns.values()):
+            self._refuse_failed(c)
+        self.conns.clear()
+        await quarantine(self.store, self.rid, self.code, why)
+        if self.on_failure is not None:
+            self.on_failure(self)
+
+    def _refuse_failed(self, conn: Conn) -> None:
+        why = "this room stopped after an internal error"
+        msg = wire.Error(seq=self.table.seq, code="room-failed", message=why)
+        conn.send(wire.encode(msg))
+        conn.close()
 
     def step(self, cmd: Command) -> None:
         """One command through the table; its effects carried out."""
@@ -296,6 +347,9 @@ class Room:
 
     async def join(self, conn: Conn, last_seq: int | None) -> None:
         """Register a connection; it gets a welcome, then missed messages or a snapshot."""
+        if self.failed is not None:
+            self._refuse_failed(conn)
+            return
         if self.closed:
             self._refuse_closed(conn)
             return
@@ -344,24 +398,24 @@ class Room:
                 if c is not None:
                     c.close(code)
             case Write():
-                self._spawn(self._write(e))
+                self._spawn(self._write(e), "write")
             case WakeAt(at=at):
                 if self._timer is not None:
                     self._timer.cancel()
                 self._timer = asyncio.get_running_loop().call_at(at, self._tick)
             case AskBot():
-                self._spawn(self._ask_bot(e))
+                self._spawn(self._ask_bot(e), "bot")
             case AskHint():
-                self._spawn(self._ask_hint(e))
+                self._spawn(self._ask_hint(e), "hint")
             case DrawSeed():
                 self.inbox.put_nowait(SeedDrawn(new_match_seed()))
             case PresenceChanged():
                 self._presence_soon()
             case TrimChat(before_seq=before):
-                self._spawn(self._trim_chat(before))
+                self._spawn(self._trim_chat(before), "trim chat")
             case CloseRoom():
                 if self.on_close is not None:
-                    self._spawn(self.on_close(self))
+                    self._spawn(self.on_close(self), "close")
             case Note(level=level, text=text, topic=topic):
                 logger = logging.getLogger(f"shengji.server.{topic}")
                 logger.log(logging.getLevelName(level.upper()), "%s", text)
@@ -379,17 +433,24 @@ class Room:
         self._timer = None
         self.inbox.put_nowait(Tick())
 
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        t = asyncio.create_task(coro)
+    def _spawn(self, coro: Coroutine[Any, Any, None], what: str) -> None:
+        t = asyncio.create_task(self._guarded(coro, what))
         self._tasks.add(t)
         t.add_done_callback(self._tasks.discard)
+
+    async def _guarded(self, coro: Coroutine[Any, Any, None], what: str) -> None:
+        """Run a helper task; what it raises fails the room through the inbox."""
+        try:
+            await coro
+        except Exception as exc:
+            self.inbox.put_nowait(_Crash(exc, what))
 
     async def _write(self, w: Write) -> None:
         try:
             answer = await carry_out(self.store, self.rid, w)
         except Exception as exc:
             if not is_storage_fault(exc):
-                log.exception("room %s: a write failed", self.code[:6])
+                raise  # a bug or a refused row, not the database being away
             answer = WriteFailed(w.ticket, fault_reason(exc))
         self.inbox.put_nowait(answer)
 

@@ -22,7 +22,7 @@ import msgspec
 
 from shengji.core.actions import Action
 from shengji.core.bidding import Declaration
-from shengji.core.cards import RANKS, card_str, cards_str, points, trump_str
+from shengji.core.cards import LEVELS, card_str, cards_str, points, trump_str
 from shengji.core.display import TableFacts
 from shengji.core.events import Event
 from shengji.core.state import DealResult
@@ -297,6 +297,17 @@ class GameView(msgspec.Struct, kw_only=True):
     penalty_points: int = 0
     """Attacker points not on ``point_cards`` nor from the kitty: failed-throw penalties."""
 
+    rights: list[int] = msgspec.field(default_factory=list)
+    """v2, 亮牌权: the seats contesting this deal by declaring, each at its own level (empty:
+    everyone, at ``level``; five players after a takeover)."""
+    declare_level: str | None = None
+    """v2: the level this seat declares with (its own while a 亮牌权 deal is contested);
+    null for a spectator."""
+    friend_candidates: list[int] | None = None
+    """v2, 找朋友: the seats that may still be the friend as this seat can tell, nearest the
+    dealer first (``[friend]`` once revealed, ``[]``: the dealer is known to be alone, the
+    viewer's own seat alone: it knows it is the friend); null before the call."""
+
 
 class DealSummary(msgspec.Struct, kw_only=True):
     """v2, issue 13: the deal-end summary, as the ``summary`` of the ``deal_ended`` event
@@ -462,6 +473,8 @@ class CheckResult(msgspec.Struct, kw_only=True):
     ok: bool
     code: str | None = None
     message: str | None = None
+    note: str | None = None
+    """``"throw"``: a throw the seat cannot know the fate of (checked when played)."""
 
 
 class Checked(ServerMsg, tag="checked"):
@@ -568,7 +581,7 @@ def _value(name: str, v: Any) -> Any:
     if name == "trump":
         return None if v is None else trump_str(v)
     if name == "level":
-        return RANKS[v]
+        return LEVELS[v]
     return v
 
 
@@ -636,7 +649,7 @@ def render_view(
     out = GameView(
         seat=view.seat,
         phase=view.phase.value,
-        level=RANKS[view.level],
+        level=LEVELS[view.level],
         deal_no=view.deal_no,
         dealer=view.dealer,
         defenders=list(view.defenders),
@@ -677,6 +690,9 @@ def render_view(
         else {"card": card_str(view.friend_call.card), "nth": view.friend_call.nth},
         friend=view.friend,
         dealer_to_be=view.dealer_to_be,
+        friend_candidates=None if view.friend_call is None else list(view.friend_candidates),
+        rights=list(view.rights),
+        declare_level=None if view.seat is None else LEVELS[view.declare_level],
     )
     if facts is not None:
         out.trumps = cards_str(facts.trumps)

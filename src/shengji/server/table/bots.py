@@ -5,30 +5,26 @@ command. What it does itself is cheap and seeded by the table's state, so a tabl
 function of its commands: a random legal move when a bot failed or answered nonsense, and a
 random legal hint.
 
->>> checked_bot(" Heuristic ")
+>>> checked_bot(" Heuristic ", 2.0)
 'heuristic'
->>> checked_bot("nobody")
-Traceback (most recent call last):
-...
-ValueError: unknown bot 'nobody'; known: heuristic, random, search
 """
 
 from __future__ import annotations
 
 import random
 
-from shengji.bots.registry import bot_factory
 from shengji.core.actions import Action
 from shengji.core.state import DealState, Phase
+from shengji.server.validate import server_bot
 
 HINT_BOTS = ("random", "heuristic")
 """Bots a client may ask for a hint (cheap ones: a hint never holds up the bot pool)."""
 
 
-def checked_bot(name: str) -> str:
-    """A bot name the registry knows, normalised; ValueError otherwise."""
-    bot_factory(name)
-    return name.strip().lower()
+def checked_bot(name: str, budget_s: float) -> str:
+    """A bot spec this server accepts (known, finite, thinking within ``budget_s``),
+    normalised; ``ValueError`` saying why not otherwise (server/validate.py)."""
+    return server_bot(name, budget_s)
 
 
 def seeded_rng(*parts: object) -> random.Random:

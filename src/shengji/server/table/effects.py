@@ -191,7 +191,7 @@ class CloseRoom:
 class Note:
     """One line for the operator's log (``level``: ``info``, ``warning`` or ``error``)."""
 
-    level: Literal["info", "warning", "error"]
+    level: Literal["debug", "info", "warning", "error"]
     text: str
     topic: Literal["rooms", "storage"] = "rooms"
     """The logger: ``shengji.server.rooms`` or ``shengji.server.storage``."""

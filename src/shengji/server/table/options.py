@@ -20,7 +20,7 @@ TableOptions(turn_s=30.0, long_turn_s=60.0, next_deal_s=30.0)
 >>> TableOptions.parse({"turn_s": 2}, private=False)
 Traceback (most recent call last):
 ...
-ValueError: table.turn_s must be 0 (off) or 5..600 seconds, not 2
+shengji.server.validate.OptionError: table.turn_s: 0 (off) or 5..600 seconds, not 2
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
+
+from shengji.server.validate import OptionError
 
 BOUNDS = (5.0, 600.0)
 """A timer that is on runs at least 5 s and at most 10 minutes."""
@@ -57,21 +59,25 @@ class TableOptions:
     def parse(
         cls, raw: Mapping[str, Any] | None, private: bool, base: TableOptions | None = None
     ) -> TableOptions:
-        """Options from a request over the room's defaults; ValueError names a bad field."""
+        """Options from a request over the room's defaults; ``OptionError`` names a bad
+        field."""
         out = cls.defaults(private, base)
         if not raw:
             return out
+        if not isinstance(raw, Mapping):
+            raise OptionError("table", "the room's pace is an object of seconds")
         unknown = sorted(set(raw) - set(asdict(out)))
         if unknown:
-            raise ValueError(f"table: unknown option {unknown[0]!r}")
+            known = ", ".join(asdict(out))
+            raise OptionError(f"table.{unknown[0]}", f"unknown option; known: {known}")
         for name, value in raw.items():
             if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ValueError(f"table.{name} must be a number of seconds, not {value!r}")
+                raise OptionError(f"table.{name}", f"a number of seconds, not {value!r}")
             v = float(value)
             if v != 0 and not BOUNDS[0] <= v <= BOUNDS[1]:
-                raise ValueError(
-                    f"table.{name} must be 0 (off) or {BOUNDS[0]:g}..{BOUNDS[1]:g} seconds,"
-                    f" not {value!r}"
+                raise OptionError(
+                    f"table.{name}",
+                    f"0 (off) or {BOUNDS[0]:g}..{BOUNDS[1]:g} seconds, not {value!r}",
                 )
             out = replace(out, **{name: v})
         return out
@@ -114,6 +120,8 @@ class Limits:
     max_spectators: int = 100
     substitute_bot: str = "random"
     auto_bot: str = "heuristic"
+    bot_budget_s: float = 2.0
+    """A bot's think time; a seated bot spec may not ask for more."""
     retry_first_s: float = 0.1
     retry_max_s: float = 5.0
     max_unwritten: int = 256

@@ -13,6 +13,7 @@ import json
 from dataclasses import replace
 
 from shengji.core.actions import Action, Deal
+from shengji.core.dry_run import dry_run
 from shengji.core.errors import ShengjiError
 from shengji.core.events import DealEnded, Event
 from shengji.core.record import GameRecord, record_result
@@ -61,7 +62,7 @@ def set_auto(s: Step, seat: int, on: bool) -> None:
     if auto == s.t.auto:
         return
     s.t = replace(s.t, auto=auto, bot_ask=None if not on else s.t.bot_ask)
-    s.note("info", f"seat {seat} {'goes on' if on else 'is taken back from'} auto-play")
+    s.note("debug", f"seat {seat} {'goes on' if on else 'is taken back from'} auto-play")
     room_update(s)
 
 
@@ -319,23 +320,26 @@ def send_hint(s: Step, conn: int, action: Action | None) -> None:
 
 
 def on_check(s: Step, conn: int, actions: list[str]) -> None:
-    """Dry-run ``actions`` for the connection's seat; nothing changes."""
+    """Dry-run ``actions`` for the connection's seat; nothing changes. The answer comes from
+    what the seat may know (``core.dry_run``): a throw is ``ok`` with the note ``"throw"``
+    (checked against the other hands only when played), never its fate."""
     t = s.t
     seat, m = t.conns[conn].seat, t.match
     results: list[wire.CheckResult] = []
     for text in actions[:16]:
         code: str | None = None
         message: str | None = None
+        note: str | None = None
         if seat is None:
             code, message = "not-seated", "spectators cannot act"
         elif m is None or not t.playing:
             code, message = "wrong-phase", "no match is being played"
         else:
             try:
-                m.apply(client_action(text, seat))
+                note = dry_run(m.deal, client_action(text, seat))
             except ShengjiError as e:
                 code, message = e.reason.value, e.message
         results.append(
-            wire.CheckResult(action=text, ok=code is None, code=code, message=message)
+            wire.CheckResult(action=text, ok=code is None, code=code, message=message, note=note)
         )
     s.tell(conn, wire.Checked(seq=t.seq, results=results))

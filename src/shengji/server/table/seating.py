@@ -13,26 +13,22 @@ from dataclasses import replace
 
 from shengji.core.match import MatchState
 from shengji.server import wire
+from shengji.server.owners import NOT_OWNER, may_manage, refusal
+from shengji.server.table.bots import checked_bot
 from shengji.server.table.connections import reseat, room_update
 from shengji.server.table.effects import CloseRoom, Disconnect, DrawSeed, Send, TrimChat
-from shengji.server.table.model import EMPTY, ChatEntry, Seat, Table
+from shengji.server.table.model import EMPTY, ChatEntry, Seat
 from shengji.server.table.render import UpdateEntry, render_events
 from shengji.server.table.step import Step
 from shengji.server.table.views import update_base
 
-NOT_OWNER = "not-owner"
-
-
-def may_manage(t: Table, player: str) -> bool:
-    """Whether ``player`` has the owner's rights in this room."""
-    return t.config.owner is None or t.config.owner == player
-
 
 def _owner_only(s: Step, conn: int, what: str) -> bool:
+    """True if the connection's player has the owner's rights; else it is told why not."""
     v = s.t.conns[conn]
-    if may_manage(s.t, v.player):
+    if may_manage(s.t.config.owner, v.player):
         return True
-    s.error(conn, NOT_OWNER, f"only the room's owner may {what}")
+    s.error(conn, NOT_OWNER, refusal(what))
     return False
 
 
@@ -91,10 +87,8 @@ def add_bot(s: Step, conn: int | None, seat: int, name: str) -> None:
         return
     if not _seat_no(s, conn, seat):
         return
-    from shengji.server.table.bots import checked_bot  # the registry, bounded
-
     try:
-        name = checked_bot(name)
+        name = checked_bot(name, s.t.config.limits.bot_budget_s)
     except ValueError as e:
         if conn is not None:
             s.error(conn, "unknown-bot", str(e))
@@ -264,4 +258,4 @@ def maybe_start(s: Step) -> None:
     entry = UpdateEntry(update_base(s.t, m, seq), render_events([m.deal.started_event()]), m)
     s.record("deal")
     s.deliver(Send(s.everyone(), entry, seq=seq, backlog=True))
-    s.note("info", f"match {s.t.match_no} started")
+    s.note("debug", f"match {s.t.match_no} started")

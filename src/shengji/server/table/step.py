@@ -44,7 +44,7 @@ class Step:
 
     def note(
         self,
-        level: Literal["info", "warning", "error"],
+        level: Literal["debug", "info", "warning", "error"],
         text: str,
         topic: Literal["rooms", "storage"] = "rooms",
     ) -> None:

@@ -88,7 +88,7 @@ def advance(s: Step) -> None:
     if c is None or c.seat != actor or c.version != t.version:
         s.t = replace(t, clock=Clock(actor, t.version, s.now, s.now + limit))
     elif c.deadline <= s.now:  # out of time: 托管
-        s.note("info", f"seat {actor} ran out of time")
+        s.note("debug", f"seat {actor} ran out of time")
         s.t = replace(t, clock=None)
         set_auto(s, actor, True)
         ask_bot(s, actor)
