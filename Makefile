@@ -13,7 +13,7 @@ setup: $(BIN)/python
 	$(BIN)/pip install -q -e .
 
 setup-dev: $(BIN)/python
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,postgres]'
 
 run: setup
 	$(BIN)/shengji serve --data-dir ./shengji-data

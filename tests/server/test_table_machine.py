@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Any
 
+import msgspec
 from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -59,7 +59,7 @@ class Leak(AssertionError):
 
 def check_message(msg: wire.ServerMsg, seat: int | None, deal: DealState | None) -> None:
     """No hidden card of another seat in ``msg`` to ``seat`` (None: a spectator)."""
-    events: list[Any] = msg.events if isinstance(msg, wire.Update) else []
+    events = msgspec.to_builtins(msg.events) if isinstance(msg, wire.Update) else []
     for e in events:
         kind = e["type"]
         if kind in ("card_dealt", "kitty_taken") and e["seat"] != seat:

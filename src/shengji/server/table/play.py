@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import msgspec
+
 from shengji.core.actions import Action, Deal
 from shengji.core.dry_run import dry_run
 from shengji.core.errors import ShengjiError
@@ -101,8 +103,8 @@ def apply(s: Step, action: Action, conn: int | None) -> list[Event] | None:
     if any(isinstance(e, DealEnded) for e in events):  # the summary rides on deal_ended
         summary = deal_summary(finished_deal(m, action, new), new)
         for _, ev in rendered:
-            if ev["type"] == "deal_ended":
-                ev["summary"] = summary
+            if isinstance(ev, wire.DealEndedEvent):
+                ev.summary = summary
     entry = UpdateEntry(update_base(t, new, seq), rendered, new)
     audience = None if public else events[0].audience
     s.publish_update(entry, audience, text, state=first_card)
@@ -213,7 +215,7 @@ def on_game_saved(s: Step, cmd: GameSaved) -> None:
     t = s.t
     m = t.match
     assert m is not None
-    result = record_result(m)
+    result = msgspec.convert(record_result(m), wire.MatchResult)
     winners = sorted(m.winners)
     names = [t.seats[i].name or t.seats[i].kind for i in winners]
     seats = tuple(replace(x, ready=False) if x.kind == "human" else x for x in t.seats)

@@ -12,7 +12,6 @@ for a snapshot.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import msgspec
 
@@ -21,7 +20,7 @@ from shengji.core.match import MatchState
 from shengji.server import wire
 from shengji.server.table_view import game_view
 
-RenderedEvent = tuple[int | None, dict[str, Any]]
+RenderedEvent = tuple[int | None, wire.WireEvent]
 """An event's audience (None: everyone) and its wire form."""
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from shengji.core.display import fixed_teams
 from shengji.core.match import MatchState
 from shengji.server import wire
-from shengji.server.stakes import stakes_info
 from shengji.server.table.model import Table
 from shengji.server.table_view import game_view, level_names
 
@@ -43,7 +42,7 @@ def room_info(t: Table, now: float) -> wire.RoomInfo:
             for i, s in enumerate(t.seats)
         ],
         spectators=sum(1 for v in t.conns.values() if v.seat is None),
-        stakes=stakes_info(cfg.stakes),
+        stakes=wire.render_stakes(cfg.stakes),
         teams=list(fixed_teams(cfg.ruleset)),
         owner=cfg.owner,
         options=cfg.options.to_dict(),
