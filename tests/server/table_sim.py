@@ -36,6 +36,7 @@ from shengji.server.table.effects import (
     Disconnect,
     DrawSeed,
     LogRecords,
+    Note,
     Record,
     Replay,
     SaveGame,
@@ -91,6 +92,7 @@ class Sim:
         self.seeds = 0
         self.rng = random.Random(7)
         self.sent_before_written: list[str] = []
+        self.notes: list[Note] = []
         self.on_send: Any = None
         """Called with every ``Send`` as the shell carries it out (the tests' checks)."""
 
@@ -123,6 +125,8 @@ class Sim:
                     self.asks.append(e)
                 case AskHint():
                     self.hints.append(e)
+                case Note():
+                    self.notes.append(e)
                 case DrawSeed():
                     self.seeds += 1
                     self.feed(SeedDrawn(f"seed{self.seeds}"))
@@ -226,7 +230,23 @@ class Sim:
         return n
 
     def messages(self, conn: int, t: str) -> list[wire.ServerMsg]:
+        """What ``conn`` received of type ``t``."""
         return [g.msg for g in self.inbox.get(conn, []) if tag(g.msg) == t]
+
+    def inbox_of(self, conn: int) -> list[Any]:
+        """What ``conn`` received, as the JSON objects it read."""
+        return [_Obj(json.loads(wire.encode(g.msg))) for g in self.inbox.get(conn, [])]
+
+
+class _Obj:
+    """A received message: ``.t`` its type, ``[key]`` its fields."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self.t = data["t"]
+
+    def __getitem__(self, key: str) -> Any:
+        return self.data[key]
 
 
 def tag(msg: wire.ServerMsg) -> str:
