@@ -46,7 +46,9 @@ def add_serve(
     p.add_argument("--bot-delay", dest="bot_delay_s", help="seconds a bot waits")
     p.add_argument("--seat-grace", dest="seat_grace_s", help="seconds before a bot stands in")
     p.add_argument(
-        "--log-level", help="uvicorn log level (default info; debug shows start-up tracebacks)"
+        "--log-level",
+        help="log level of the server and uvicorn (default info: one line per room event "
+        "worth an operator's eye; debug adds start-up tracebacks)",
     )
     return p
 
@@ -118,7 +120,9 @@ async def _serve(
 
     from shengji.cli import startup_errors as startup
     from shengji.server.app import create_app
+    from shengji.server.logs import configure_logging
 
+    configure_logging(settings.log_level)  # the rooms' and the store's lines, at this level
     app = create_app(settings, lock)
     server = uvicorn.Server(
         uvicorn.Config(

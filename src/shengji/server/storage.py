@@ -56,6 +56,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from shengji.core.stakes import Settlement, StakeRules, settle
 from shengji.core.state import DealResult
+from shengji.server.fault_drill import install_from_env
 from shengji.server.write_faults import WriteHealth, is_storage_fault
 
 
@@ -272,10 +273,12 @@ class Store:
         self.sqlite = u.get_backend_name() == "sqlite"
         if self.sqlite and u.database and u.database != ":memory:":
             Path(u.database).parent.mkdir(parents=True, exist_ok=True)
-        self.engine: AsyncEngine = create_async_engine(url)
+        # a server database may restart: a pooled connection is checked before use
+        self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not self.sqlite)
         if self.sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        install_from_env(self.engine)  # fault drills only (server/fault_drill.py)
         self._queue: asyncio.Queue[tuple[_Op, asyncio.Future[None]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0

@@ -39,19 +39,54 @@ log = logging.getLogger("shengji.server.storage")
 T = TypeVar("T")
 
 
+FAULT_SQLSTATES = ("08", "53", "57P", "58", "40001", "40P01")
+"""SQLSTATE classes a retry can outlast: connection exceptions (08), insufficient resources
+such as a full disk (53), the server shutting down or starting (57P01-57P03), system
+errors (58), serialization failures and deadlocks (40001, 40P01)."""
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    code = getattr(exc, "sqlstate", None) or getattr(exc, "pgcode", None)
+    return code if isinstance(code, str) else None
+
+
 def is_storage_fault(exc: BaseException) -> bool:
     """Whether ``exc`` says the database cannot take the write now (disk full, read-only,
-    locked, unreachable, a pool timeout), as opposed to a bug or a refused row."""
+    locked, unreachable, shutting down, a pool timeout), as opposed to a bug or a refused
+    row.
+
+    >>> class ShuttingDown(Exception):
+    ...     sqlstate = "57P03"  # PostgreSQL: "the database system is shutting down"
+    >>> is_storage_fault(sa_exc.DBAPIError("SELECT 1", {}, ShuttingDown()))
+    True
+    >>> class Unique(Exception):
+    ...     sqlstate = "23505"
+    >>> is_storage_fault(sa_exc.IntegrityError("INSERT", {}, Unique()))
+    False
+    """
     if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
         return True  # the connection was lost (PostgreSQL restarted, a network cut)
-    return isinstance(
+    if isinstance(
         exc,
         sa_exc.OperationalError  # SQLite: disk full, read-only, locked, cannot open
         | sa_exc.InterfaceError
         | sa_exc.DisconnectionError
         | sa_exc.TimeoutError  # the pool had no connection to give
         | OSError,
-    )
+    ):
+        return True
+    if isinstance(exc, sa_exc.DBAPIError):  # a driver's error: look at what it wraps
+        seen: BaseException | None = exc.orig
+        for _ in range(8):
+            if seen is None:
+                break
+            if isinstance(seen, OSError):
+                return True
+            code = _sqlstate(seen)
+            if code is not None and code.startswith(FAULT_SQLSTATES):
+                return True
+            seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def fault_reason(exc: BaseException) -> str:
