@@ -209,7 +209,8 @@ class MatchOver(ServerMsg, tag="match_over"):
     game: int
     result: MatchResult
     winners: list[int] = msgspec.field(default_factory=list)
-    """v2: the seats that won the match (fixed partners: both of the team)."""
+    """v2: the seats that won the match (fixed partners: both of the team); a match cut short
+    by ``max_deals``: the seats on the highest level (empty: all level, a draw)."""
     names: list[str] = msgspec.field(default_factory=list)
     """v2: their names, in the same order."""
 

@@ -18,6 +18,7 @@ from shengji.core.actions import Action, Deal
 from shengji.core.dry_run import dry_run
 from shengji.core.errors import ShengjiError
 from shengji.core.events import DealEnded, Event
+from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, record_result
 from shengji.core.state import Phase
 from shengji.server import wire
@@ -210,13 +211,29 @@ def finish(s: Step) -> None:
     s.t = replace(t, finishing=True, clock=None, hold=None, bot_ask=None, outbox=outbox)
 
 
+def leaders(m: MatchState) -> list[int]:
+    """The seats that won: the match's winners, or for a match cut short (``max_deals``)
+    the seats on the highest level (none when every seat is on the same level).
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> m = MatchState.new(PRESETS["classic"], 1)
+    >>> leaders(m), leaders(replace(m, levels=(2, 1, 2, 1)))
+    ([], [0, 2])
+    """
+    if m.winners:
+        return sorted(m.winners)
+    best = max(m.levels)
+    top = [i for i, lv in enumerate(m.levels) if lv == best]
+    return [] if len(top) == len(m.levels) else top
+
+
 def on_game_saved(s: Step, cmd: GameSaved) -> None:
     """The record is stored: announce the winners; the room waits for the next match."""
     t = s.t
     m = t.match
     assert m is not None
     result = msgspec.convert(record_result(m), wire.MatchResult)
-    winners = sorted(m.winners)
+    winners = leaders(m)
     names = [t.seats[i].name or t.seats[i].kind for i in winners]
     seats = tuple(replace(x, ready=False) if x.kind == "human" else x for x in t.seats)
     s.t = replace(
