@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from shengji.core.cards import BJ, LJ, NO_TRUMP, deck
+from shengji.core.cards import BJ, LJ, NO_TRUMP
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import Phase
 from shengji.core.views import DealView
@@ -90,7 +90,8 @@ class Layout:
         """Length of the vector."""
         self.low = np.array(low, dtype=np.float32)
         self.high = np.array(high, dtype=np.float32)
-        self._deck = deck(d)
+        self.starts = {name: s.start for name, s in self.slices.items()}
+        self._full = [d] * 54
         self._max_width = max(ruleset.max_width, d)
         self._tricks = (54 * d - ruleset.kitty_size) // p
         self._cards = p * ruleset.hand_size
@@ -101,87 +102,82 @@ class Layout:
         rs = self.ruleset
         p = self.players
         me = view.seat
-        sl = self.slices
-        v = np.zeros(self.size, dtype=np.float32)
-
-        def rel(seat: int) -> int:
-            return (seat - me) % p
+        sl = self.starts
+        v = [0.0] * self.size  # filled as a list (fast), converted once
 
         def one_hot_seat(name: str, seat: int | None) -> None:
-            s = sl[name]
-            v[s.start + (p if seat is None or seat < 0 else rel(seat))] = 1
+            v[sl[name] + (p if seat is None or seat < 0 else (seat - me) % p)] = 1.0
 
-        unseen = [0] * 54
-        for c in self._deck:
-            unseen[c] += 1
+        unseen = list(self._full)
         hand = view.hand_counts
-        base = sl["hand"].start
+        base = sl["hand"]
         for k in range(54):
-            if hand[k]:
-                v[base + k] = hand[k]
-                unseen[k] -= hand[k]
-        base = sl["picked"].start
+            n = hand[k]
+            if n:
+                v[base + k] = n
+                unseen[k] -= n
+        base = sl["picked"]
         for c in picked:
             v[base + c] += 1
-        played = sl["played"].start
+        played = sl["played"]
         for t in view.tricks:
             for seat, cards in t.plays:
-                off = played + 54 * rel(seat)
+                off = played + 54 * ((seat - me) % p)
                 for c in cards:
                     v[off + c] += 1
                     unseen[c] -= 1
-        trick = sl["trick"].start
+        trick = sl["trick"]
         for seat, cards in view.trick:
-            r = rel(seat)
+            r = 54 * ((seat - me) % p)
             for c in cards:
-                v[played + 54 * r + c] += 1
-                v[trick + 54 * r + c] += 1
+                v[played + r + c] += 1
+                v[trick + r + c] += 1
                 unseen[c] -= 1
         if view.trick:
-            v[sl["trick_leader"].start + rel(view.leader)] = 1
+            v[sl["trick_leader"] + (view.leader - me) % p] = 1
         if view.kitty is not None:
             # While its holder names trump or buries, the kitty's cards are in its hand.
             in_hand = view.phase in (Phase.NAMING, Phase.BURYING)
-            base = sl["kitty"].start
+            base = sl["kitty"]
             for c in view.kitty:
                 v[base + c] += 1
                 if not in_hand:
                     unseen[c] -= 1
-        v[sl["unseen"]] = unseen
-        v[sl["phase"].start + PHASES.index(view.phase)] = 1
-        v[sl["level"].start + view.level] = 1
+        base = sl["unseen"]
+        v[base : base + 54] = unseen
+        v[sl["phase"] + PHASES.index(view.phase)] = 1
+        v[sl["level"] + view.level] = 1
         trump = view.trump
-        v[sl["trump"].start + (5 if trump is None else 4 if trump == NO_TRUMP else trump)] = 1
-        if view.seat_levels:
-            base = sl["seat_levels"].start
-            for seat, lv in enumerate(view.seat_levels):
-                v[base + rel(seat)] = lv / 12
+        v[sl["trump"] + (5 if trump is None else 4 if trump == NO_TRUMP else trump)] = 1
+        base = sl["seat_levels"]
+        for seat, lv in enumerate(view.seat_levels):
+            v[base + (seat - me) % p] = lv / 12
         one_hot_seat("dealer", view.dealer)
         one_hot_seat("to_act", view.to_act)
-        base = sl["defenders"].start
+        base = sl["defenders"]
         for seat in view.defenders:
-            v[base + rel(seat)] = 1
+            v[base + (seat - me) % p] = 1
         one_hot_seat("kitty_holder", view.kitty_holder)
-        base = sl["hand_sizes"].start
+        base = sl["hand_sizes"]
         for seat, n in enumerate(view.hand_sizes):
-            v[base + rel(seat)] = n
-        v[sl["attacker_points"].start] = view.attacker_points / POINT_SCALE
-        v[sl["stake"].start] = view.stake
-        v[sl["dealt"].start] = min(1.0, view.cards_dealt / self._cards)
-        v[sl["tricks_done"].start] = len(view.tricks) / self._tricks
+            v[base + (seat - me) % p] = n
+        v[sl["attacker_points"]] = view.attacker_points / POINT_SCALE
+        v[sl["stake"]] = view.stake
+        v[sl["dealt"]] = min(1.0, view.cards_dealt / self._cards)
+        v[sl["tricks_done"]] = len(view.tricks) / self._tricks
         decl = view.declaration
         one_hot_seat("declaration_seat", decl.seat if decl is not None else None)
         for name, d in (("declaration", decl), ("own_declaration", view.own_declaration)):
             if d is not None:
-                base = sl[name].start
+                base = sl[name]
                 face = 4 if d.joker == LJ else 5 if d.joker == BJ else d.trump
                 v[base + face] = 1
                 v[base + 6] = d.count / self._max_width
         if rs.partnership == "find-friend":
             call = view.friend_call
             if call is not None:
-                v[sl["friend_call"].start + call.card] = 1
-                v[sl["friend_nth"].start + call.nth - 1] = 1
+                v[sl["friend_call"] + call.card] = 1
+                v[sl["friend_nth"] + call.nth - 1] = 1
                 seen = 0
                 if view.dealer is not None:
                     plays = [pl for t in view.tricks for pl in t.plays]
@@ -189,23 +185,21 @@ class Layout:
                     for seat, cards in plays:
                         if seat != view.dealer:
                             seen += sum(1 for c in cards if c == call.card)
-                v[sl["friend_seen"].start] = min(seen, rs.decks) / rs.decks
+                v[sl["friend_seen"]] = min(seen, rs.decks) / rs.decks
             one_hot_seat("friend", view.friend)
         if rs.partnership == "bidding":
             auction = view.auction
+            standing = auction.standing if auction is not None else None
             if auction is not None:
                 for seat, target in auction.bids:
                     if target is None:
-                        v[sl["passed"].start + rel(seat)] = 1
+                        v[sl["passed"] + (seat - me) % p] = 1
                     else:
-                        v[sl["bids"].start + rel(seat)] = target / rs.bid_open
-                standing = auction.standing
-                one_hot_seat("standing", standing[0] if standing else None)
-            else:
-                one_hot_seat("standing", None)
+                        v[sl["bids"] + (seat - me) % p] = target / rs.bid_open
+            one_hot_seat("standing", standing[0] if standing else None)
             if view.target is not None:
-                v[sl["target"].start] = view.target / rs.bid_open
-            base = sl["shown"].start
+                v[sl["target"]] = view.target / rs.bid_open
+            base = sl["shown"]
             for c in view.shown:
                 v[base + c] += 1
-        return v
+        return np.array(v, dtype=np.float32)
