@@ -59,12 +59,22 @@ def bot_names() -> list[str]:
     return sorted(BOTS)
 
 
-def bot_factory(name: str) -> BotFactory:
-    """The factory of bot ``name`` (any case); ``ValueError`` naming the known bots if none."""
+def bot_factory(name: str, allow_import: bool = False) -> BotFactory:
+    """The factory of bot ``name`` (any case); ``ValueError`` naming the known bots if none.
+
+    Names not built in are looked up as plug-ins (``bots/plugins.py``): installed entry
+    points, and ``package.module:Class`` import paths when ``allow_import``.
+    """
     base, _, params = name.strip().lower().partition(":")
     factory = BOTS.get(base)
     if factory is None:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(bot_names())}")
+        from shengji.bots import plugins
+
+        found = plugins.find(name, allow_import)
+        if found is not None:
+            return found
+        known = bot_names() + plugins.entry_point_names()
+        raise ValueError(f"unknown bot {name!r}; known: {', '.join(known)}")
     if not params:
         return factory
     if base != "search":
@@ -99,6 +109,6 @@ def with_think_ms(names: list[str], think_ms: float | None) -> list[str]:
     return [f"search:{think_ms:g}" if n.strip().lower() == "search" else n for n in names]
 
 
-def make_bot(name: str, seed: int | str) -> Bot:
+def make_bot(name: str, seed: int | str, allow_import: bool = False) -> Bot:
     """A new bot called ``name`` with its own generator seeded by ``seed``."""
-    return bot_factory(name)(seed)
+    return bot_factory(name, allow_import)(seed)

@@ -58,7 +58,9 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--bots",
         default="random,random,random,random",
-        help="one bot per seat, comma-separated; seats 0+2 play 1+3 (default 4x random)",
+        help="one bot per seat, comma-separated; seats 0+2 play 1+3 (default 4x random). "
+        "A name is built in (random, heuristic, search[:ms]), an installed plug-in "
+        "(entry point group shengji.bots) or package.module:Class",
     )
     p.add_argument(
         "--deals",
@@ -84,7 +86,29 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="time budget per decision of every plain `search` bot (default 1000)",
     )
     p.add_argument("--options", metavar="JSON", help="ruleset options over the preset (object)")
+    _add_long_run(p)
+    p.add_argument(
+        "--forfeit-illegal",
+        action="store_true",
+        help="a bot that plays an illegal action (or fails to answer) forfeits: its deal is "
+        "cut short, left out of the figures and listed; without it the run stops naming the bot",
+    )
     p.set_defaults(func=_arena)
+
+
+def _add_long_run(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write finished work and the report to FILE as the run goes; the same command "
+        "with the same FILE resumes where it stopped (Ctrl-C stops cleanly)",
+    )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
 
 
 def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
