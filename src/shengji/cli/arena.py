@@ -70,7 +70,8 @@ class ArenaStats:
     seconds: float = 0.0
     records: list[Path] = field(default_factory=list)
     forfeits: list[str] = field(default_factory=list)
-    """What each match cut short by a bot's fault said (``--forfeit-illegal``)."""
+    """What each match cut short by a bot's fault said (``--forfeit-illegal``); each such
+    deal counts towards ``--deals`` but not in the figures."""
     interrupted: bool = False
     """Ctrl-C stopped the run; the figures hold the matches that finished."""
     team_signed: list[int] = field(default_factory=list)
@@ -278,9 +279,10 @@ def run_arena(
                 cap = deals
             else:
                 assert deals is not None
-                if stats.deals >= deals:
+                played = stats.deals + len(stats.forfeits)  # a forfeited deal was played
+                if played >= deals:
                     break
-                cap = deals - stats.deals
+                cap = deals - played
             n += 1
             if n in done:
                 figures = done[n]
@@ -571,8 +573,8 @@ def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | Non
 
     def on_match(n: int, figures: dict[str, Any], stats: ArenaStats) -> None:
         results_file.add(n, figures)
-        bar.update(len(figures["deals"]) if by_deals else 1, len(figures["deals"]),
-                   stats.running())
+        played = len(figures["deals"]) + (1 if figures.get("forfeit") else 0)
+        bar.update(played if by_deals else 1, played, stats.running())
         results_file.save(None, complete=False, force=False)
 
     if done:

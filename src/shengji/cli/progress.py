@@ -51,7 +51,9 @@ class ArenaProgress:
         self._bar: Progress | None = None
         self._task: TaskID | None = None
         if enabled:
-            console = Console(file=stream or sys.stderr, stderr=stream is None)
+            out = stream or sys.stderr
+            wide = None if wanted(None, out) else 150  # a file or pipe: one full line
+            console = Console(file=out, width=wide)
             self._bar = Progress(
                 TextColumn("[bold]{task.description}"),
                 BarColumn(),

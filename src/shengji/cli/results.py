@@ -30,6 +30,10 @@ SAVE_EVERY = 5.0
 """Seconds between intermediate writes."""
 
 
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
+
+
 class ResultsFile:
     """One run's ``--out`` file (``path`` None: nothing is written)."""
 
@@ -38,7 +42,7 @@ class ResultsFile:
         self.kind = kind
         self.config = config
         self.done: dict[int, Any] = {}
-        self._saved = time.monotonic()
+        self._saved: float | None = None  # the first unit is written at once
 
     def load(self) -> dict[int, Any]:
         """Finished units from an earlier run of the same command (empty if none)."""
@@ -50,7 +54,8 @@ class ResultsFile:
             raise ValueError(f"--out {self.path}: cannot read it ({e})") from None
         if not isinstance(data, dict) or data.get("kind") != self.kind:
             raise ValueError(
-                f"--out {self.path} is not a {self.kind} results file: use another --out"
+                f"--out {self.path} is not {_article(self.kind)} {self.kind} results file: "
+                "use another --out"
             )
         old = data.get("config", {})
         for key, value in self.config.items():
@@ -67,11 +72,12 @@ class ResultsFile:
         self.done[index] = unit
 
     def save(self, report: dict[str, Any] | None, complete: bool, force: bool = True) -> None:
-        """Write the file (atomically); unless ``force``, at most every ``SAVE_EVERY`` s."""
+        """Write the file (atomically); unless ``force``, at most every ``SAVE_EVERY`` s after
+        the first write."""
         if self.path is None:
             return
         now = time.monotonic()
-        if not force and now - self._saved < SAVE_EVERY:
+        if not force and self._saved is not None and now - self._saved < SAVE_EVERY:
             return
         self._saved = now
         data = {
