@@ -13,6 +13,8 @@ follow the ``Bot`` protocol (``bots/base.py``: ``name`` and ``choose``).
 
 >>> is_import_path("shengji.bots.random:RandomBot"), is_import_path("search:200")
 (True, False)
+>>> is_import_path("lowest_bot:LowestBot")
+True
 >>> bot = find("shengji.bots.random:RandomBot", allow_import=True)(7)
 >>> bot.name
 'random'
@@ -33,7 +35,7 @@ from shengji.bots.base import Bot
 GROUP = "shengji.bots"
 """The entry-point group plug-in packages register their bots in."""
 
-_IMPORT = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+_IMPORT = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
 
 class PluginError(ValueError):
@@ -41,7 +43,8 @@ class PluginError(ValueError):
 
 
 def is_import_path(name: str) -> bool:
-    """Whether ``name`` reads as ``package.module:Attribute`` (a dotted module, a colon)."""
+    """Whether ``name`` reads as ``package.module:Attribute`` (``search:200``, a built-in
+    bot with a parameter, does not: an attribute is a name)."""
     return bool(_IMPORT.match(name.strip()))
 
 

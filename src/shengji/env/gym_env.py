@@ -31,7 +31,8 @@ from shengji.env.aec import Obs, ShengjiEnv, agent_name
 
 class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
     """Seat ``seat`` of a ``ShengjiEnv``; ``bots`` (one name, or one per seat with the
-    learner's entry ignored) play the rest, each seeded from the deal."""
+    learner's entry ignored; built-in, plug-in or `module:Class`) play the rest, each seeded
+    from the deal."""
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  (gymnasium's own attribute)
 
@@ -52,7 +53,7 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         if len(names) != players:
             raise ValueError(f"{players} bot names needed (one per seat), got {len(names)}")
         for name in names:
-            make_bot(name, 0)  # a bad name fails here, not at the first reset
+            make_bot(name, 0, allow_import=True)  # a bad name fails here, not at reset
         self.seat = seat
         self.agent = agent_name(seat)
         self.bot_names = names
@@ -69,7 +70,7 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         self.game.reset(seed=seed, options=options)
         deal_seed = self.game.state.seed
         self.bots = [
-            None if s == self.seat else make_bot(name, f"{deal_seed}.{s}")
+            None if s == self.seat else make_bot(name, f"{deal_seed}.{s}", allow_import=True)
             for s, name in enumerate(self.bot_names)
         ]
         reward = self._play_bots()
