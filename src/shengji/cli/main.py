@@ -1,4 +1,5 @@
-"""The ``shengji`` command: ``judge``, ``demo``, ``arena``, ``replay`` and ``play``.
+"""The ``shengji`` command: ``judge``, ``demo``, ``arena``, ``ladder``, ``replay``, ``play``
+and ``serve``.
 
 >>> build_parser().parse_args(["replay", "game.json", "--lang", "zh"]).lang
 'zh'
@@ -27,6 +28,12 @@ def _arena(args: argparse.Namespace) -> int:
     from shengji.cli.arena import arena
 
     return arena(args, sys.stdout, sys.stderr)
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    from shengji.cli.ladder import ladder
+
+    return ladder(args, sys.stdout, sys.stderr)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -135,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="show the rules engine at work on a few examples")
     p.set_defaults(func=_demo)
     _add_arena(sub)
+    _add_ladder(sub)
     _add_replay(sub)
     _add_serve(sub)
     _add_play(sub)
@@ -161,6 +169,13 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="time budget per decision of a `search` bot (default 1000)",
     )
     p.set_defaults(func=_play)
+
+
+def _add_ladder(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from shengji.cli.ladder import add_ladder
+
+    add_ladder(sub)
+    sub.choices["ladder"].set_defaults(func=_ladder)
 
 
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
