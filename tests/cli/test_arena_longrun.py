@@ -122,3 +122,15 @@ def test_progress_bar_shows_rate_and_interval(tmp_path: Path) -> None:
     assert "deal pairs" in err and "30/30" in err and "deals/s" in err
     assert "levels/deal [" in err
     assert "duplicate: preset one-deck" in out
+
+
+def test_ray_executor_without_ray_says_how_to_get_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if not installed
+    assert main(["arena", "--duplicate", "--bots", "random,random", "--deals", "2",
+                 "--executor", "ray", "--no-progress"]) == 2
+    assert "pip install 'shengji[distributed]'" in capsys.readouterr().err
+    assert main(["arena", "--bots", "random,random,random,random", "--deals", "2",
+                 "--executor", "ray"]) == 2
+    assert "use it with --duplicate" in capsys.readouterr().err

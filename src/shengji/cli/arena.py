@@ -456,11 +456,17 @@ def _duplicate(
 
     start = time.perf_counter()
     try:
-        interrupted = run_indexed(pair_job, tasks, args.jobs, on_result)
+        interrupted = run_indexed(
+            pair_job, tasks, args.jobs, on_result, getattr(args, "executor", "local"),
+            getattr(args, "address", None),
+        )
     except BotFault as e:
         bar.close()
         results_file.save(None, complete=False)
         return _bot_error(err, e)
+    except RuntimeError as e:  # the ray executor without ray
+        bar.close()
+        return _error(err, str(e))
     finally:
         bar.close()
     report = report_of(ruleset.name, a, b, results)
@@ -546,6 +552,8 @@ def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | Non
             return _error(err, str(e))
     if getattr(args, "duplicate", False):
         return _duplicate(args, ruleset, bots, out, err)
+    if getattr(args, "executor", "local") != "local":
+        return _error(err, "--executor ray spreads duplicate deal pairs: use it with --duplicate")
     if len(bots) != ruleset.players:
         return _error(
             err, f"preset {args.preset} seats {ruleset.players} players: --bots needs "

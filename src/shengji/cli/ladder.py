@@ -108,8 +108,17 @@ def ladder(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | No
 
     start = time.perf_counter()
     try:
-        interrupted = run_indexed(pair_job, tasks, args.jobs, on_result)
-    except BotFault as e:
+        interrupted = run_indexed(pair_job, tasks, args.jobs, on_result,
+                                  args.executor, args.address)
+    except RuntimeError as e:
+        if isinstance(e, BotFault):
+            bar.close()
+            results_file.save(None, complete=False)
+            err.write(f"shengji ladder: error: {e}\n"
+                      "  (--forfeit-illegal counts such a deal as a forfeit and goes on)\n")
+            return 1
+        bar.close()
+        return _error(err, str(e))
         bar.close()
         results_file.save(None, complete=False)
         err.write(f"shengji ladder: error: {e}\n"
@@ -230,3 +239,6 @@ def add_ladder(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="a bot's illegal action forfeits its deal pair instead of stopping")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
+    from shengji.cli.main import add_executor
+
+    add_executor(p)

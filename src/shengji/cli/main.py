@@ -104,6 +104,7 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _add_long_run(p: argparse.ArgumentParser) -> None:
+    add_executor(p)
     p.add_argument(
         "--out",
         metavar="FILE",
@@ -115,6 +116,23 @@ def _add_long_run(p: argparse.ArgumentParser) -> None:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="progress bar on stderr (default: when stderr is a terminal)",
+    )
+
+
+def add_executor(p: argparse.ArgumentParser) -> None:
+    """``--executor local|ray`` and ``--address`` (arena --duplicate, ladder)."""
+    p.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        default="local",
+        help="where deal pairs run: local processes (--jobs, default) or a Ray cluster "
+        "(pip install 'shengji[distributed]'); the same seeds and report either way",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --executor ray: the cluster ('auto', 'ray://host:10001'); default: a local "
+        "Ray instance",
     )
 
 

@@ -30,13 +30,28 @@ def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+EXECUTORS = ("local", "ray")
+
+
 def run_indexed(
     fn: Callable[[A], R],
     tasks: Sequence[tuple[int, A]],
     jobs: int,
     on_result: Callable[[int, R], None],
+    executor: str = "local",
+    address: str | None = None,
 ) -> bool:
-    """Run every task; True when Ctrl-C cut the run short (finished results were handed on)."""
+    """Run every task; True when Ctrl-C cut the run short (finished results were handed on).
+
+    ``executor="ray"`` spreads the tasks over a Ray cluster (``address``: ``"auto"``,
+    ``"ray://host:10001"``, or None to start or join a local one; ``ray_runner.py``).
+    """
+    if executor == "ray":
+        from shengji.cli.ray_runner import run_on_ray
+
+        return run_on_ray(fn, tasks, on_result, address, jobs)
+    if executor != "local":
+        raise ValueError(f"executor must be one of {list(EXECUTORS)}, not {executor!r}")
     try:
         if jobs <= 1:
             for index, arg in tasks:
