@@ -66,3 +66,11 @@ def test_ladder_refuses_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "two fixed teams" in capsys.readouterr().err
     assert main([*base, "--bots", "random,nobody"]) == 2
     assert "unknown bot 'nobody'" in capsys.readouterr().err
+
+
+def test_a_sweep_still_has_an_interval() -> None:
+    # 30 wins out of 30: resampling those games would give a zero-width interval
+    ci = elo_intervals(["a", "b"], {("a", "b"): [2.0] * 30})
+    elo, lo, hi = ci["a"]
+    assert lo < elo <= hi  # above a sweep's own rating the games cannot tell
+    assert ci["b"][0] == pytest.approx(-elo)

@@ -5,8 +5,10 @@ Each deal pair of a matchup is one game: A wins it when its signed levels are ab
 loses below, and a zero is half a win each. Bradley–Terry gives each bot a strength ``p``
 with ``P(i beats j) = p_i / (p_i + p_j)``; it is fitted by Hunter's MM iteration with one
 virtual drawn game per matchup (so a bot that wins every game still gets a finite rating),
-and shown as Elo = 400·log10(p), the field's mean at 0. The 95% intervals come from
-resampling the deal pairs of every matchup and fitting again.
+and shown as Elo = 400·log10(p), the field's mean at 0. The 95% intervals are a parametric
+bootstrap: every matchup's games are drawn again from the fitted probabilities and the
+ratings fitted again (resampling the deal pairs themselves would give a zero-width interval
+to a bot that won every one of them).
 
 >>> games = {("heuristic", "random"): [1.5, 2.0, 0.0, 1.0], ("random", "lazy"): [0.5, 1.0, -0.5]}
 >>> r = fit_elo(["heuristic", "random", "lazy"], games)
@@ -65,22 +67,24 @@ def elo_intervals(
     bots: Sequence[str], games: Mapping[tuple[str, str], Sequence[float]],
     resamples: int = 200, seed: int = 0,
 ) -> dict[str, tuple[float, float, float]]:
-    """``(elo, lo, hi)`` per bot: the fit and a 95% bootstrap interval over deal pairs."""
+    """``(elo, lo, hi)`` per bot: the fit and a 95% parametric-bootstrap interval."""
     rng = random.Random(seed)
     point = fit_elo(bots, games)
     draws: dict[str, list[float]] = {b: [] for b in bots}
     for _ in range(resamples):
-        sample = {
-            key: [g[rng.randrange(len(g))] for _ in g] if g else [] for key, g in games.items()
-        }
-        for b, e in fit_elo(bots, sample, rounds=500).items():
-            draws[b].append(e)
+        sample: dict[tuple[str, str], list[float]] = {}
+        for (a, b), g in games.items():
+            p = expected_score(point[a], point[b])
+            wins = sum(1 for _ in g if rng.random() < p)
+            sample[(a, b)] = [1.0] * wins + [-1.0] * (len(g) - wins)
+        for bot, e in fit_elo(bots, sample, rounds=500).items():
+            draws[bot].append(e)
     out = {}
-    for b in bots:
-        d = sorted(draws[b])
-        lo = d[int(0.025 * (len(d) - 1))] if d else point[b]
-        hi = d[int(0.975 * (len(d) - 1))] if d else point[b]
-        out[b] = (point[b], lo, hi)
+    for bot in bots:
+        d = sorted(draws[bot])
+        lo = d[int(0.025 * (len(d) - 1))] if d else point[bot]
+        hi = d[int(0.975 * (len(d) - 1))] if d else point[bot]
+        out[bot] = (point[bot], min(lo, point[bot]), max(hi, point[bot]))
     return out
 
 

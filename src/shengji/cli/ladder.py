@@ -195,7 +195,8 @@ def format_ladder(s: dict[str, Any]) -> str:
         f"# Ladder: preset {s['preset']}, {s['deals']} duplicate deal pairs per matchup, "
         f"seed {s['seed']}",
         "",
-        "Bradley–Terry ratings on the Elo scale (field mean 0) with 95% bootstrap intervals; "
+        "Bradley–Terry ratings on the Elo scale (field mean 0) with 95% intervals (parametric "
+        "bootstrap); "
         "a deal pair is won when its signed levels are above zero (a zero is half). Score: "
         "share of deal pairs won; signed levels: mean per deal against the field.",
         "",
