@@ -49,3 +49,19 @@ def test_a_checkpoint_for_another_preset_is_refused(
         run_duplicate(PRESETS["classic"], "shengji.ml.bot:LearnedBot", "random", 1,
                       allow_import=True)
     assert evaluate_main(["--checkpoint", str(tmp_path / "none.pt")]) == 2
+
+
+def test_the_curve_chart_from_a_training_log(tmp_path: Path) -> None:
+    import json
+    import xml.etree.ElementTree as ET
+
+    from shengji.ml.curve import main as curve_main
+
+    rate = {"mean": 0.6, "lo": 0.5, "hi": 0.7}
+    log = [{"steps": 10, "deals": 1}, {"steps": 20, "deals": 2, "vs_random": {"level_rate": rate}}]
+    (tmp_path / "c.json").write_text(json.dumps(log))
+    assert curve_main([str(tmp_path / "c.json"), str(tmp_path / "c.svg")]) == 0
+    root = ET.parse(tmp_path / "c.svg").getroot()
+    assert len(root.findall("{http://www.w3.org/2000/svg}circle")) == 1
+    (tmp_path / "none.json").write_text(json.dumps(log[:1]))
+    assert curve_main([str(tmp_path / "none.json"), str(tmp_path / "n.svg")]) == 2
