@@ -33,6 +33,7 @@ def default_checkpoint(preset: str = "classic") -> Path:
 
 @cache
 def _load(path: str) -> PolicyNet:
+    torch.set_num_threads(1)  # a tiny net: threads only fight the arena's worker processes
     return load(path)[0]
 
 

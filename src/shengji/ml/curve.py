@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Any
 
-W, H, L, R, T, B = 640, 360, 70, 30, 50, 50
+W, H, L, R, T, B = 640, 370, 70, 30, 60, 50
 
 
 def curve_svg(points: Sequence[tuple[int, float, float, float]], title: str) -> str:
@@ -32,7 +32,8 @@ def curve_svg(points: Sequence[tuple[int, float, float, float]], title: str) -> 
         f'viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">',
         f'<rect width="{W}" height="{H}" fill="white"/>',
         f'<text x="{W / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">'
-        f"Level rate against random by training deals ({escape(title)})</text>",
+        "Level rate against random by training deals (95% intervals)</text>",
+        f'<text x="{W / 2}" y="40" text-anchor="middle" fill="#555">{escape(title)}</text>',
     ]
     for r in (0.0, 0.25, 0.5, 0.75, 0.85, 1.0):
         dash = ' stroke-dasharray="4 3"' if r in (0.5, 0.85) else ""
