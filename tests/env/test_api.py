@@ -23,6 +23,8 @@ def test_api(name: str) -> None:
         # Dict observations with an action mask, as PettingZoo's own card games have.
         warnings.filterwarnings("ignore", message="Observation is not a NumPy array")
         warnings.filterwarnings("ignore", message="Observation space for each agent")
+        # api_test resets with options={"options": 1}, which the environment says it ignores
+        warnings.filterwarnings("ignore", message=".*reset options")
         api_test(shengji_v0.env(preset=name), num_cycles=CYCLES)
 
 

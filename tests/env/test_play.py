@@ -95,6 +95,9 @@ def test_points_reward_sums_to_the_attackers_points() -> None:
     assert res is not None
     assert totals[1] == pytest.approx(res.attacker_points / 100)
     assert totals[0] == pytest.approx(-res.attacker_points / 100)
+    # the signed levels are still in the infos
+    want = signed_levels(res.change, res.defenders, 4)
+    assert [env.infos[agent_name(s)]["levels"] for s in range(4)] == want
 
 
 @pytest.mark.parametrize("name", ["classic", "three-player", "five-player"])

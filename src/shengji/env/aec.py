@@ -195,17 +195,13 @@ class ShengjiEnv(AECEnv):  # type: ignore[misc]  # pettingzoo ships no type info
         res = self.state.result
         assert res is not None
         p = self.ruleset.players
-        if self.reward_mode == "levels":
-            values = signed_levels(res.change, res.defenders, p)
-        else:
-            values = [0.0] * p
+        levels = signed_levels(res.change, res.defenders, p)
         for seat in range(p):
             a = agent_name(seat)
-            self.rewards[a] = self.rewards.get(a, 0.0) + values[seat]
+            if self.reward_mode == "levels":
+                self.rewards[a] = self.rewards.get(a, 0.0) + levels[seat]
             self.terminations[a] = True
-            self.infos[a] = {"result": res, "levels": values[seat]}
-        if not self.agent_selection:
-            self.agent_selection = self.agents[0]
+            self.infos[a] = {"result": res, "levels": levels[seat]}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Take catalogue index ``action`` for ``agent_selection`` (None once it is done)."""
