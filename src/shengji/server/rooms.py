@@ -19,31 +19,27 @@ from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from shengji.bots.base import Bot
-from shengji.bots.registry import make_bot
 from shengji.core.ruleset import Ruleset
 from shengji.core.stakes import PLAIN, StakeRules
 from shengji.server import wire
 from shengji.server.bots_runner import BotRunner
+from shengji.server.conn import Conn
 from shengji.server.presence import PresenceBoard
 from shengji.server.quarantine import describe, quarantine
+from shengji.server.room_jobs import Crash, Jobs
 from shengji.server.seeds import new_match_seed
 from shengji.server.settings import Settings
-from shengji.server.storage import Player, Store
+from shengji.server.storage import Store
 from shengji.server.table import Limits, Table, TableConfig, TableOptions, handle, restored
 from shengji.server.table.client_actions import CLIENT_FORMS, action_text, client_action
 from shengji.server.table.commands import (
-    BotDeclared,
-    BotMoved,
     ClientSaid,
     Closed,
     Command,
-    HintReady,
     Opened,
     SeatBot,
     SeedDrawn,
     Tick,
-    WriteFailed,
 )
 from shengji.server.table.effects import (
     AskBot,
@@ -63,8 +59,6 @@ from shengji.server.table.effects import (
 from shengji.server.table.model import Seat
 from shengji.server.table.render import UpdateEntry, encoded
 from shengji.server.table.views import room_info
-from shengji.server.write_faults import fault_reason, is_storage_fault
-from shengji.server.writes import carry_out
 
 __all__ = ["CLIENT_FORMS", "Conn", "Room", "Seat", "action_text", "client_action"]
 
@@ -77,73 +71,11 @@ VIEW_KEEP = 64
 resuming that recently; older ones are resent without it (the client asks for a sync)."""
 
 
-class Conn:
-    """One connected client: a player and its outgoing queue (drained by its socket)."""
-
-    def __init__(self, player: Player, queue_size: int = 4096) -> None:
-        self.id = next(_conn_ids)
-        self.player = player
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
-        self.open = True
-        self.seat: int | None = None
-        """The seat it plays, as the table last said (for presence)."""
-        self.welcomed = False
-        """Its ``welcome`` went out (presence goes only to welcomed connections)."""
-        self.presence_delta = False
-        """Wants ``presence_delta`` messages (said so in ``hello``)."""
-        self.presence_synced = False
-        """Has had the whole presence list once."""
-        self.close_code = 1000
-        """The WebSocket close code its writer closes with."""
-
-    @property
-    def player_id(self) -> str:
-        """The connected player's id."""
-        return self.player.id
-
-    @property
-    def name(self) -> str:
-        """The connected player's name."""
-        return self.player.name
-
-    def send(self, data: bytes) -> None:
-        """Queue a message; a client too slow to keep up is disconnected."""
-        if not self.open:
-            return
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
-            log.warning("client %s too slow: disconnecting", self.player.id)
-            self.close()
-
-    def close(self, code: int = 1000) -> None:
-        """Ask the socket's writer to close the connection (with ``code``)."""
-        if not self.open:
-            return
-        self.open = False
-        self.close_code = code
-        while True:
-            try:
-                self.queue.put_nowait(None)
-                return
-            except asyncio.QueueFull:
-                self.queue.get_nowait()
-
-
 class _Stop:
     """The inbox's last item."""
 
 
-class _Crash:
-    """A helper task of the room (a write, a bot) raised something that is not a storage
-    fault: a bug, which fails the room."""
-
-    def __init__(self, exc: BaseException, what: str) -> None:
-        self.exc = exc
-        self.what = what
-
-
-Inbox = Command | _Stop | _Crash
+Inbox = Command | _Stop | Crash
 
 
 class Room:
@@ -167,7 +99,7 @@ class Room:
         owner: str | None = None,
         options: TableOptions | None = None,
     ) -> None:
-        self.rid = rid
+        self._rid = rid
         self.settings = settings
         self.store = store
         self.bots = bots
@@ -190,10 +122,9 @@ class Room:
         self.task: asyncio.Task[None] | None = None
         self.on_close: Callable[[Room], Coroutine[Any, Any, None]] | None = None
         """Called when the table closes the room (the lobby forgets it)."""
-        self._tasks: set[asyncio.Task[None]] = set()
         self._timer: asyncio.TimerHandle | None = None
         self._presence_timer: asyncio.TimerHandle | None = None
-        self._bots: dict[tuple[int, int, str], Bot] = {}
+        self.jobs = Jobs(rid, code, store, bots, settings.bot_delay_s, self.inbox.put_nowait)
         self.presence = PresenceBoard()
         self.closed = False
         self.failed: str | None = None
@@ -202,6 +133,15 @@ class Room:
         """Called once when the room fails (the lobby forgets it)."""
 
     # ------------------------------------------------------------------ the room as others see it
+
+    @property
+    def rid(self) -> int:
+        """The room's id in the database (the lobby sets it once the row exists)."""
+        return self._rid
+
+    @rid.setter
+    def rid(self, rid: int) -> None:
+        self._rid = self.jobs.rid = rid
 
     @property
     def code(self) -> str:
@@ -268,8 +208,7 @@ class Room:
         for handle_ in (self._timer, self._presence_timer):
             if handle_ is not None:
                 handle_.cancel()
-        for t in list(self._tasks):
-            t.cancel()
+        self.jobs.cancel()
         welcomed = set(self.table.conns)
         for c in list(self.conns.values()):
             if c.id not in welcomed:
@@ -297,7 +236,7 @@ class Room:
             cmd = await self.inbox.get()
             if isinstance(cmd, _Stop):
                 return
-            if isinstance(cmd, _Crash):
+            if isinstance(cmd, Crash):
                 await self._fail(cmd.exc, cmd.what)
                 return
             try:
@@ -322,8 +261,7 @@ class Room:
             if handle_ is not None:
                 handle_.cancel()
         self._timer = self._presence_timer = None
-        for t in list(self._tasks):
-            t.cancel()
+        self.jobs.cancel()
         for c in list(self.conns.values()):
             self._refuse_failed(c)
         self.conns.clear()
@@ -398,24 +336,24 @@ class Room:
                 if c is not None:
                     c.close(code)
             case Write():
-                self._spawn(self._write(e), "write")
+                self.jobs.spawn(self.jobs.write(e), "write")
             case WakeAt(at=at):
                 if self._timer is not None:
                     self._timer.cancel()
                 self._timer = asyncio.get_running_loop().call_at(at, self._tick)
             case AskBot():
-                self._spawn(self._ask_bot(e), "bot")
+                self.jobs.spawn(self.jobs.ask_bot(e), "bot")
             case AskHint():
-                self._spawn(self._ask_hint(e), "hint")
+                self.jobs.spawn(self.jobs.ask_hint(e), "hint")
             case DrawSeed():
                 self.inbox.put_nowait(SeedDrawn(new_match_seed()))
             case PresenceChanged():
                 self._presence_soon()
             case TrimChat(before_seq=before):
-                self._spawn(self._trim_chat(before), "trim chat")
+                self.jobs.spawn(self.jobs.trim_chat(before), "trim chat")
             case CloseRoom():
                 if self.on_close is not None:
-                    self._spawn(self.on_close(self), "close")
+                    self.jobs.spawn(self.on_close(self), "close")
             case Note(level=level, text=text, topic=topic):
                 logger = logging.getLogger(f"shengji.server.{topic}")
                 logger.log(logging.getLevelName(level.upper()), "%s", text)
@@ -432,60 +370,6 @@ class Room:
     def _tick(self) -> None:
         self._timer = None
         self.inbox.put_nowait(Tick())
-
-    def _spawn(self, coro: Coroutine[Any, Any, None], what: str) -> None:
-        t = asyncio.create_task(self._guarded(coro, what))
-        self._tasks.add(t)
-        t.add_done_callback(self._tasks.discard)
-
-    async def _guarded(self, coro: Coroutine[Any, Any, None], what: str) -> None:
-        """Run a helper task; what it raises fails the room through the inbox."""
-        try:
-            await coro
-        except Exception as exc:
-            self.inbox.put_nowait(_Crash(exc, what))
-
-    async def _write(self, w: Write) -> None:
-        try:
-            answer = await carry_out(self.store, self.rid, w)
-        except Exception as exc:
-            if not is_storage_fault(exc):
-                raise  # a bug or a refused row, not the database being away
-            answer = WriteFailed(w.ticket, fault_reason(exc))
-        self.inbox.put_nowait(answer)
-
-    def _bot(self, match_no: int, seat: int, name: str, seed: str) -> Bot:
-        key = (match_no, seat, name)
-        bot = self._bots.get(key)
-        if bot is None:
-            self._bots = {k: b for k, b in self._bots.items() if k[0] == match_no}
-            bot = self._bots[key] = make_bot(name, seed)
-        return bot
-
-    async def _ask_bot(self, a: AskBot) -> None:
-        start = self._now()
-        bot = self._bot(a.match_no, a.seat, a.bot, a.seed)
-        action, bot = await self.bots.choose(bot, a.match.deal, a.seat)
-        self._bots[(a.match_no, a.seat, a.bot)] = bot
-        if a.purpose == "declare":
-            self.inbox.put_nowait(BotDeclared(a.seat, a.match_no, action))
-            return
-        wait = self.settings.bot_delay_s - (self._now() - start)
-        if wait > 0:
-            await asyncio.sleep(wait)
-        self.inbox.put_nowait(BotMoved(a.seat, a.version, action))
-
-    async def _ask_hint(self, h: AskHint) -> None:
-        adviser = make_bot(h.bot, h.seed)
-        action, _ = await self.bots.choose(adviser, h.match.deal, h.seat)
-        self.inbox.put_nowait(HintReady(h.conn, action))
-
-    async def _trim_chat(self, before_seq: int) -> None:
-        """Delete the chat lines the room no longer keeps from the database too."""
-        try:
-            await self.store.trim_chat(self.rid, before_seq)
-        except Exception:
-            log.warning("room %s: could not delete old chat lines", self.code[:6], exc_info=True)
 
     def _presence_soon(self) -> None:
         """Presence changed: flush it soon, once for every change until then."""
