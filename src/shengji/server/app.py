@@ -160,6 +160,10 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             "presets": sorted(PRESETS),
             "preset_info": preset_catalog(),
             "bots": bot_names(),
+            "table": {  # the create-room form's pace defaults (room option ``table``)
+                "public": lobby().pace_defaults(private=False).to_dict(),
+                "private": lobby().pace_defaults(private=True).to_dict(),
+            },
         }
 
     @app.post("/api/players")

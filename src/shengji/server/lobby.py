@@ -139,6 +139,10 @@ class Lobby:
             self._add(room)
         return len(self.rooms)
 
+    def pace_defaults(self, private: bool) -> TableOptions:
+        """The pace a new public or private room gets unless its creator chooses."""
+        return TableOptions.defaults(private, self.pace)
+
     def _add(self, room: Room) -> None:
         """Keep and start a room; a room that fails is forgotten (quarantined)."""
         room.on_failure = self._forget

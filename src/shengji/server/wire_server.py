@@ -72,8 +72,6 @@ class Snapshot(ServerMsg, tag="snapshot"):
     """v2: the turn clock, if one runs."""
     hold: HoldInfo | None = None
     """v2: the summary hold between deals, if one is on."""
-    paused: bool = False
-    """v2: the table waits for its database (``paused``; ``resumed`` follows)."""
 
 
 class Update(ServerMsg, tag="update"):

@@ -99,5 +99,4 @@ def snapshot(t: Table, seat: int | None, now: float) -> wire.Snapshot:
         ],
         clock=clock_info(t, now),
         hold=hold_info(t, now),
-        paused=t.outbox.paused_since is not None,
     )
