@@ -35,7 +35,7 @@ export function MatchOver() {
       <div class="row">
         ${owner ? html`<button class="primary" data-testid="new-match"
           onClick=${() => { S.send({ t: "new_match" }); S.set({ matchOver: null }); }}>${t("match.new")}</button>` : null}
-        ${!owner && state.seat != null ? html`<button class="primary" data-testid="again"
+        ${state.seat != null ? html`<button class=${owner ? "" : "primary"} data-testid="again"
           onClick=${() => { S.send({ t: "ready", ready: true }); S.set({ matchOver: null }); }}>${t("match.again")}</button>` : null}
         ${owner ? html`<button data-testid="close-room"
           onClick=${() => { if (confirm(t("match.close_confirm"))) S.send({ t: "close_room" }); }}>${t("match.close_room")}</button>` : null}
