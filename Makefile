@@ -2,6 +2,8 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Ranges in pyproject.toml; the exact versions installed (and tested) in constraints.txt.
+PIP_INSTALL := $(BIN)/pip install -q -c constraints.txt
 
 .PHONY: setup setup-dev run test browser-deps lint typecheck bench mypyc mypyc-clean
 
@@ -9,11 +11,12 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
+# The server's packages are the `server` extra (the core alone: `pip install shengji`).
 setup: $(BIN)/python
-	$(BIN)/pip install -q -e .
+	$(PIP_INSTALL) -e '.[server]'
 
 setup-dev: $(BIN)/python
-	$(BIN)/pip install -q -e '.[dev]'
+	$(PIP_INSTALL) -e '.[dev]'
 
 run: setup
 	$(BIN)/shengji serve --data-dir ./shengji-data
