@@ -33,6 +33,7 @@ FLAGS = {
     "bot_delay_s": "--bot-delay",
     "seat_grace_s": "--seat-grace",
     "log_level": "--log-level",
+    "log_format": "--log-format",
 }
 """The settings ``shengji serve`` has a flag for (the others: ``SHENGJI_*`` only)."""
 

@@ -65,6 +65,8 @@ class Settings(BaseSettings):
     """The longest wait between two retries of a failed write."""
     log_level: Literal["critical", "error", "warning", "info", "debug", "trace"] = "info"
     """``debug`` also shows the traceback of a start-up error."""
+    log_format: Literal["text", "json"] = "text"
+    """``json``: one JSON object per line on stdout for every record (server/jsonlog.py)."""
 
     # Limits against hostile guests (docs/protocol.md, "Limits"; server/quotas.py).
     max_body_bytes: int = Field(default=65536, ge=1024)
