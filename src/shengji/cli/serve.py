@@ -123,6 +123,7 @@ async def _serve(
 ) -> int:
     """Open the app (database, rooms), say where it is, serve until a signal."""
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
     from shengji import __version__
     from shengji.cli import startup_errors as startup
@@ -138,7 +139,7 @@ async def _serve(
             log_level=settings.log_level,
             ws_max_size=max(65536, settings.max_message_bytes * 4),
             ws="websockets-sansio",
-            **({} if log_config is None else {"log_config": log_config}),
+            log_config=LOGGING_CONFIG if log_config is None else log_config,
         )
     )
     stopped: list[int] = []
