@@ -29,6 +29,7 @@ FLAGS = {
     "port": "--port",
     "data_dir": "--data-dir",
     "database_url": "--database-url",
+    "redis_url": "--redis-url",
     "deal_pacing_s": "--deal-pacing",
     "bot_delay_s": "--bot-delay",
     "seat_grace_s": "--seat-grace",
