@@ -70,6 +70,8 @@ def test_the_wheel_declares_no_core_dependency_and_carries_the_license(wheel: Pa
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert f"Version: {__version__}" in meta
     assert "shengji/web/static/index.html" in names  # the browser table ships with it
+    assert "shengji/server/migrations/versions/r0001_first_schema.py" in names
+    assert "shengji/server/migrations/env.py" in names
 
 
 def test_the_core_alone_judges_and_plays(core_venv: Path) -> None:
@@ -94,7 +96,7 @@ def test_the_core_alone_judges_and_plays(core_venv: Path) -> None:
 
 def test_server_commands_say_how_to_install_the_server(core_venv: Path) -> None:
     env = {"PATH": f"{core_venv}:/usr/bin:/bin", "HOME": str(core_venv.parent)}
-    for command in (["serve"], ["rooms", "quarantined"]):
+    for command in (["serve"], ["rooms", "quarantined"], ["db", "upgrade"]):
         done = _run([core_venv / "shengji", *command], env=env)
         assert done.returncode == 1
         lines = done.stderr.strip().splitlines()

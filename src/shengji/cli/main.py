@@ -140,6 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_serve(sub)
     _add_play(sub)
     _add_rooms(sub)
+    _add_db(sub)
     return parser
 
 
@@ -163,6 +164,20 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="time budget per decision of a `search` bot (default 1000)",
     )
     p.set_defaults(func=_play)
+
+
+def _db(args: argparse.Namespace) -> int:
+    if _without_server("db"):
+        return 1
+    from shengji.cli.db import db_command
+
+    return db_command(args, sys.stdout, sys.stderr)
+
+
+def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from shengji.cli.db import add_db
+
+    add_db(sub).set_defaults(func=_db)
 
 
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
