@@ -55,7 +55,7 @@ def admin_url_or_skip() -> str:
     return url
 
 
-def _run(coro: Coroutine[Any, Any, T]) -> T:
+def run_async(coro: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine to the end, also from inside a running event loop (a thread)."""
     try:
         asyncio.get_running_loop()
@@ -100,7 +100,7 @@ def create_schema(admin: str) -> str:
     """A new role owning a schema of its name; returns the URL that connects as it."""
     name = f"sj_{secrets.token_hex(6)}"
     password = secrets.token_hex(16)
-    _run(
+    run_async(
         _execute(
             admin,
             [
@@ -117,7 +117,7 @@ def drop_schema(admin: str, url: str) -> None:
     """Drop the role of ``url`` and its schema (its connections are ended first)."""
     name = make_url(url).username
     assert name and name.startswith("sj_"), name
-    _run(
+    run_async(
         _execute(
             admin,
             [
