@@ -44,14 +44,29 @@ def _answers(url: str) -> bool:
         return False
 
 
+_default_refused: list[str] = []
+"""Why the default PostgreSQL refused us, once known (asked once per process)."""
+
+
 def admin_url_or_skip() -> str:
-    """The PostgreSQL to make test schemas in; skips the test when none answers (or when
-    asyncpg is not installed)."""
+    """The PostgreSQL to make test schemas in; skips the test, saying why, when none
+    answers or the default one lets us not in (or asyncpg is not installed). A URL set
+    in ``SHENGJI_TEST_DATABASE_URL`` that fails is an error, not a skip."""
     pytest.importorskip("asyncpg", reason="asyncpg is not installed (the postgres extra)")
     url = configured_url() or DEFAULT_URL
+    where = make_url(url).render_as_string(hide_password=True)
     if not _answers(url):
-        where = make_url(url).render_as_string(hide_password=True)
         pytest.skip(f"PostgreSQL does not answer at {where} (set {ENV} to test against one)")
+    if url == DEFAULT_URL and configured_url() is None:
+        if not _default_refused:
+            try:
+                run_async(_execute(url, ["SELECT 1"]))
+                _default_refused.append("")
+            except Exception as e:
+                _default_refused.append(f"{type(e).__name__}: {e}")
+        if _default_refused[0]:
+            pytest.skip(f"PostgreSQL at {where} refused us ({_default_refused[0]}); "
+                        f"set {ENV} to a URL that may CREATE ROLE")
     return url
 
 
