@@ -165,6 +165,9 @@ def test_a_database_of_0_1_0_is_refused_then_upgraded_with_its_data(database: Da
     assert line.endswith("then start again")
     assert ":***@" in line or database.kind == "sqlite"  # never the password
 
+    code, _, err = _cli("rooms", "quarantined", *database.flags)  # admin refuses too
+    assert code == 1 and err.count("\n") == 1 and "run `shengji db upgrade" in err
+
     code, out, err = _cli("db", "upgrade", *database.flags)
     assert code == 0, err
     assert "upgraded from the tables of shengji 0.1.0 to schema 0001" in out
