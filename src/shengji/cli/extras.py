@@ -1,10 +1,10 @@
 """Which optional parts of shengji are installed.
 
 ``pip install shengji`` is the core: the rules engine, the judge, the bots and the
-``judge`` / ``demo`` / ``arena`` / ``replay`` / ``play`` commands, with nothing but the
-standard library. The server commands (``serve``, ``rooms``, ``db``) need the ``server``
-extra (FastAPI, uvicorn, SQLAlchemy, Alembic ...): ``pip install 'shengji[server]'``.
-Without it they say so in one line instead of a traceback.
+``judge`` / ``demo`` / ``arena`` / ``ladder`` / ``replay`` / ``play`` commands, with the
+standard library and ``rich`` (the arena's progress bar). The server commands (``serve``,
+``rooms``, ``db``) need the ``server`` extra (FastAPI, uvicorn, SQLAlchemy, Alembic ...):
+``pip install 'shengji[server]'``. Without it they say so in one line, not a traceback.
 
 >>> requirement_name('sqlalchemy[asyncio]>=2.0.36,<3; extra == "server"')
 'sqlalchemy'

@@ -1,6 +1,6 @@
-"""The ``shengji`` command: ``judge``, ``demo``, ``arena``, ``replay``, ``play``, ``serve``,
-``rooms`` and ``db`` (server admin); ``shengji --version``. The server commands need the
-``server`` extra (cli/extras.py).
+"""The ``shengji`` command: ``judge``, ``demo``, ``arena``, ``ladder``, ``replay``, ``play``,
+``serve``, ``rooms`` and ``db`` (server admin); ``shengji --version``. The server commands
+need the ``server`` extra (cli/extras.py).
 
 >>> build_parser().parse_args(["replay", "game.json", "--lang", "zh"]).lang
 'zh'
@@ -31,6 +31,12 @@ def _arena(args: argparse.Namespace) -> int:
     from shengji.cli.arena import arena
 
     return arena(args, sys.stdout, sys.stderr)
+
+
+def _ladder(args: argparse.Namespace) -> int:
+    from shengji.cli.ladder import ladder
+
+    return ladder(args, sys.stdout, sys.stderr)
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -82,7 +88,9 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--bots",
         default="random,random,random,random",
-        help="one bot per seat, comma-separated; seats 0+2 play 1+3 (default 4x random)",
+        help="one bot per seat, comma-separated; seats 0+2 play 1+3 (default 4x random). "
+        "A name is built in (random, heuristic, search[:ms]), an installed plug-in "
+        "(entry point group shengji.bots) or package.module:Class",
     )
     p.add_argument(
         "--deals",
@@ -108,7 +116,47 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="time budget per decision of every plain `search` bot (default 1000)",
     )
     p.add_argument("--options", metavar="JSON", help="ruleset options over the preset (object)")
+    _add_long_run(p)
+    p.add_argument(
+        "--forfeit-illegal",
+        action="store_true",
+        help="a bot that plays an illegal action (or fails to answer) forfeits: its deal is "
+        "cut short, left out of the figures and listed; without it the run stops naming the bot",
+    )
     p.set_defaults(func=_arena)
+
+
+def _add_long_run(p: argparse.ArgumentParser) -> None:
+    add_executor(p)
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write finished work and the report to FILE as the run goes; the same command "
+        "with the same FILE resumes where it stopped (Ctrl-C stops cleanly)",
+    )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
+
+
+def add_executor(p: argparse.ArgumentParser) -> None:
+    """``--executor local|ray`` and ``--address`` (arena --duplicate, ladder)."""
+    p.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        default="local",
+        help="where deal pairs run: local processes (--jobs, default) or a Ray cluster "
+        "(pip install 'shengji[distributed]'); the same seeds and report either way",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --executor ray: the cluster ('auto', 'ray://host:10001'); default: a local "
+        "Ray instance",
+    )
 
 
 def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -136,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="show the rules engine at work on a few examples")
     p.set_defaults(func=_demo)
     _add_arena(sub)
+    _add_ladder(sub)
     _add_replay(sub)
     _add_serve(sub)
     _add_play(sub)
@@ -178,6 +227,13 @@ def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from shengji.cli.db import add_db
 
     add_db(sub).set_defaults(func=_db)
+
+
+def _add_ladder(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from shengji.cli.ladder import add_ladder
+
+    add_ladder(sub)
+    sub.choices["ladder"].set_defaults(func=_ladder)
 
 
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

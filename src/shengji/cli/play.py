@@ -214,7 +214,7 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
         options = json.loads(args.options) if args.options else None
         ruleset = preset(args.preset, options)
         args.bots = with_think_ms([args.bots], getattr(args, "think_ms", None))[0]
-        bot_factory(args.bots)
+        bot_factory(args.bots, allow_import=True)
     except (ShengjiError, ValueError) as e:
         err.write(f"shengji play: error: {e}\n")
         return 2
@@ -222,9 +222,9 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
     if not 0 <= seat < ruleset.players:
         err.write(f"shengji play: error: --seat must be 0..{ruleset.players - 1}\n")
         return 2
-    human = HumanPlayer(inp, out, make_bot(args.bots, f"{args.seed}.hint"))
+    human = HumanPlayer(inp, out, make_bot(args.bots, f"{args.seed}.hint", allow_import=True))
     players: list[Bot] = [
-        human if k == seat else make_bot(args.bots, f"{args.seed}.{k}")
+        human if k == seat else make_bot(args.bots, f"{args.seed}.{k}", allow_import=True)
         for k in range(ruleset.players)
     ]
     partner = (
@@ -241,7 +241,9 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
             printer.event(e, state)
 
     try:
-        play_match(ruleset, players, args.seed, deals=args.deals, on_action=narrate)
+        play_match(
+            ruleset, players, args.seed, deals=args.deals, on_action=narrate, wrap_errors=False
+        )
     except InputEnded:
         out.write("bye\n")
         return 1

@@ -157,7 +157,8 @@ def check_database(db: Path) -> None:
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port`` (listening is uvicorn's job)."""
+    """A socket bound to ``host:port`` and listening (uvicorn accepts on it): a browser that
+    connects as soon as the URL is printed waits in the backlog instead of being refused."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
@@ -169,6 +170,7 @@ def bind_socket(host: str, port: int) -> socket.socket:
         if family == socket.AF_INET6:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         sock.bind(addr)
+        sock.listen(2048)
     except OSError as e:
         sock.close()
         if e.errno == errno.EADDRINUSE:
