@@ -215,6 +215,14 @@ def test_a_schema_newer_than_this_shengji_is_refused(database: Database) -> None
     assert code == 1 and "9999" in err
 
 
+def test_upgrade_waits_for_the_sqlite_server_to_stop(tmp_path: Path) -> None:
+    with live_server(fast_settings(str(tmp_path), database_url=None)):
+        code, _, err = _cli("db", "upgrade", "--data-dir", str(tmp_path))
+        assert code == 1 and "stop it before upgrading" in err and err.count("\n") == 1
+    code, out, _ = _cli("db", "upgrade", "--data-dir", str(tmp_path))
+    assert code == 0 and "already at schema" in out
+
+
 def test_two_servers_starting_on_one_empty_database_both_start() -> None:
     with pg.fresh_schema(pg.admin_url_or_skip()) as url:
 

@@ -7,7 +7,8 @@
 A server does not start on a database with an older schema (a one-line error names the
 command); ``upgrade`` moves it to the newest, and a database made before migrations
 (shengji 0.1.0 or before) first gets the tables it lacks. Stop the servers that use the
-database first: a running one keeps writing in the old shape.
+database first (a running one keeps writing in the old shape); on SQLite, ``upgrade``
+refuses while a server holds the data dir.
 """
 
 from __future__ import annotations
@@ -65,9 +66,19 @@ async def _run(args: argparse.Namespace, settings: Settings, out: TextIO, err: T
     from sqlalchemy.ext.asyncio import create_async_engine
 
     from shengji.server import schema
+    from shengji.server.datadir_lock import DataDirInUse, DataDirLock
 
     url = settings.resolved_database_url()
     shown = make_url(url).render_as_string(hide_password=True)
+    try:  # a server using the SQLite file holds its lock: upgrade only once it stopped
+        lock = DataDirLock.acquire(url) if args.db_command == "upgrade" else None
+    except DataDirInUse as e:
+        who = f" (pid {e.holder})" if e.holder else ""
+        err.write(
+            f"shengji db: the data dir {e.path.parent} is in use by a shengji server{who}: "
+            "stop it before upgrading\n"
+        )
+        return 1
     engine = create_async_engine(url)
     try:
         if args.db_command == "current":
@@ -90,6 +101,8 @@ async def _run(args: argparse.Namespace, settings: Settings, out: TextIO, err: T
         return 1
     finally:
         await engine.dispose()
+        if lock is not None:
+            lock.release()
     was = before.revision or ("the tables of shengji 0.1.0" if before.legacy else "empty")
     if before.revision == after:
         out.write(f"{shown}: already at schema {after}\n")
