@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import random
+import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import asdict, dataclass
@@ -37,7 +38,7 @@ from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, record_result
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import Phase
-from shengji.server import wire
+from shengji.server import metrics, wire
 from shengji.server.bots_runner import BotRunner, fallback
 from shengji.server.owners import NOT_OWNER, may_manage, refusal
 from shengji.server.presence import PresenceBoard
@@ -1098,6 +1099,7 @@ class Room:
 
     async def _apply(self, action: Action, conn: Conn | None) -> tuple[bool, list[Event]]:
         """Check, log (before anyone hears of it), then broadcast one game action."""
+        started = time.perf_counter()
         m = self.match
         assert m is not None
         try:
@@ -1137,6 +1139,7 @@ class Room:
                     ev["summary"] = summary
         audience = None if public else (events[0].audience if events else None)
         self._publish(Entry(seq, self._update_msg(seq), rendered, audience, new))
+        metrics.action_applied(time.perf_counter() - started)
         if any(isinstance(e, DealEnded) for e in events):
             self.pause_until = self._now() + self.settings.deal_end_pause_s
             if new.history:
