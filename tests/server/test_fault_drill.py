@@ -258,6 +258,7 @@ def sqlite_rows(db: Path, room_code: str) -> tuple[list[tuple[int, str, str]], i
     return [(int(a), str(b), str(c_)) for a, b, c_ in rows], int(rid)
 
 
+@pytest.mark.sqlite_only
 def test_sqlite_refusing_writes_twenty_times_stalls_no_table(tmp_path: Path) -> None:
     switch = tmp_path / "refuse-writes"
     rng = random.Random(13)

@@ -1,5 +1,6 @@
 """The ``shengji`` command: ``judge``, ``demo``, ``arena``, ``ladder``, ``replay``, ``play``,
-``serve`` and ``rooms`` (server admin).
+``serve``, ``rooms`` and ``db`` (server admin); ``shengji --version``. The server commands
+need the ``server`` extra (cli/extras.py).
 
 >>> build_parser().parse_args(["replay", "game.json", "--lang", "zh"]).lang
 'zh'
@@ -10,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+
+from shengji import __version__
 
 
 def _judge(_args: argparse.Namespace) -> int:
@@ -48,13 +51,27 @@ def _replay(args: argparse.Namespace) -> int:
     return replay_command(args, sys.stdout, sys.stderr)
 
 
+def _without_server(command: str) -> bool:
+    """True (and one line on stderr) when the server's packages are not installed."""
+    from shengji.cli.extras import server_missing_line
+
+    line = server_missing_line(command)
+    if line is not None:
+        print(line, file=sys.stderr)
+    return line is not None
+
+
 def _serve(args: argparse.Namespace) -> int:
+    if _without_server("serve"):
+        return 1
     from shengji.cli.serve import serve
 
     return serve(args)
 
 
 def _rooms(args: argparse.Namespace) -> int:
+    if _without_server("rooms"):
+        return 1
     from shengji.cli.rooms_admin import rooms_command
 
     return rooms_command(args, sys.stdout, sys.stderr)
@@ -167,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shengji", description="Shengji / Tractor (升级 · 拖拉机)"
     )
+    parser.add_argument("--version", action="version", version=f"shengji {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("judge", help="JSON-lines rules oracle on stdin/stdout")
     p.set_defaults(func=_judge)
@@ -183,6 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_serve(sub)
     _add_play(sub)
     _add_rooms(sub)
+    _add_db(sub)
     return parser
 
 
@@ -206,6 +225,20 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="time budget per decision of a `search` bot (default 1000)",
     )
     p.set_defaults(func=_play)
+
+
+def _db(args: argparse.Namespace) -> int:
+    if _without_server("db"):
+        return 1
+    from shengji.cli.db import db_command
+
+    return db_command(args, sys.stdout, sys.stderr)
+
+
+def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from shengji.cli.db import add_db
+
+    add_db(sub).set_defaults(func=_db)
 
 
 def _add_ladder(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -7,7 +7,9 @@ Flags override ``SHENGJI_*`` environment variables, which override the defaults:
 
 Start-up failures (a bad flag, an unusable data dir or database, a data dir another server
 holds, a port in use) are one line on stderr and a non-zero exit (cli/startup_errors.py);
-the URL is printed only once the port is bound and the rooms are restored.
+the URL is printed only once the port is bound and the rooms are restored. With
+``--log-format json`` every line is a JSON object on stdout instead (server/jsonlog.py):
+the records, ``{"msg": "listening on http://...", "url": ...}`` and a failure.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ def add_serve(
     p.add_argument("--port", help="port (default 8765; 0: any free port)")
     p.add_argument("--data-dir", help="folder of the SQLite database (default ./shengji-data)")
     p.add_argument("--database-url", help="SQLAlchemy async URL (default: SQLite in data dir)")
+    p.add_argument("--redis-url", help="Redis URL; /readyz then checks it (default: none)")
     p.add_argument("--deal-pacing", dest="deal_pacing_s", help="seconds per card")
     p.add_argument("--bot-delay", dest="bot_delay_s", help="seconds a bot waits")
     p.add_argument("--seat-grace", dest="seat_grace_s", help="seconds before a bot stands in")
@@ -49,6 +52,10 @@ def add_serve(
         "--log-level",
         help="log level of the server and uvicorn (default info: one line per room event "
         "worth an operator's eye; debug adds start-up tracebacks)",
+    )
+    p.add_argument(
+        "--log-format",
+        help="text (default) or json: one JSON object per line on stdout for every record",
     )
     return p
 
@@ -80,15 +87,18 @@ def serve(args: argparse.Namespace, err: TextIO | None = None) -> int:
         "port",
         "data_dir",
         "database_url",
+        "redis_url",
         "deal_pacing_s",
         "bot_delay_s",
         "seat_grace_s",
         "log_level",
+        "log_format",
     )
     overrides: dict[str, Any] = {
         k: getattr(args, k) for k in keys if getattr(args, k, None) is not None
     }
     debug = str(overrides.get("log_level", os.environ.get("SHENGJI_LOG_LEVEL", ""))) == "debug"
+    as_json = overrides.get("log_format", os.environ.get("SHENGJI_LOG_FORMAT")) == "json"
     lock: DataDirLock | None = None
     try:
         settings = startup.load_settings(overrides)
@@ -99,13 +109,13 @@ def serve(args: argparse.Namespace, err: TextIO | None = None) -> int:
             startup.check_database(db)
         sock = startup.bind_socket(settings.host, settings.port)
     except startup.StartupError as e:
-        return _fail(e, e.line, e.code, debug, err)
+        return _fail(e, e.line, e.code, debug, err, as_json)
     try:
         return asyncio.run(_serve(settings, lock, sock, err))
     except startup.StartupError as e:
-        return _fail(e, e.line, e.code, debug, err)
+        return _fail(e, e.line, e.code, debug, err, as_json)
     except Exception as e:
-        return _fail(e, startup.explain(e, settings), 1, debug, err)
+        return _fail(e, startup.explain(e, settings), 1, debug, err, as_json)
     finally:
         sock.close()
         if lock is not None:
@@ -117,13 +127,18 @@ async def _serve(
 ) -> int:
     """Open the app (database, rooms), say where it is, serve until a signal."""
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
+    from shengji import __version__
     from shengji.cli import startup_errors as startup
     from shengji.server.app import create_app
+    from shengji.server.jsonlog import log_json_line, logging_config
     from shengji.server.logs import configure_logging
 
-    configure_logging(settings.log_level)  # the rooms' and the store's lines, at this level
+    if settings.log_format != "json":  # (json: every logger goes to the JSON handler)
+        configure_logging(settings.log_level)  # the rooms' and the store's lines, as text
     app = create_app(settings, lock)
+    log_config = logging_config(settings.log_format, settings.log_level)
     server = uvicorn.Server(
         uvicorn.Config(
             app,
@@ -131,6 +146,7 @@ async def _serve(
             log_level=settings.log_level,
             ws_max_size=max(65536, settings.max_message_bytes * 4),
             ws="websockets-sansio",
+            log_config=LOGGING_CONFIG if log_config is None else log_config,
         )
     )
     stopped: list[int] = []
@@ -144,8 +160,15 @@ async def _serve(
         try:
             async with app.router.lifespan_context(app):
                 if not stopped:
-                    port = sock.getsockname()[1]
-                    print(f"open {browser_url(settings.host, port)} in a browser", flush=True)
+                    url = browser_url(settings.host, sock.getsockname()[1])
+                    if settings.log_format == "json":
+                        line = log_json_line(
+                            "info", "shengji.serve", f"listening on {url}", url=url,
+                            version=__version__,
+                        )
+                        print(line, flush=True)
+                    else:
+                        print(f"open {url} in a browser", flush=True)
                     await server.serve(sockets=[sock])
         except Exception as e:
             raise startup.StartupError(startup.explain(e, settings)) from e
@@ -155,7 +178,17 @@ async def _serve(
     return 0
 
 
-def _fail(exc: BaseException, line: str, code: int, debug: bool, err: TextIO) -> int:
+def _fail(
+    exc: BaseException, line: str, code: int, debug: bool, err: TextIO, as_json: bool = False
+) -> int:
+    if as_json:  # one JSON line on stdout, like every other line of a JSON-logging server
+        from shengji.server.jsonlog import log_json_line
+
+        fields: dict[str, Any] = {"exit": code}
+        if debug:
+            fields["exc"] = "".join(traceback.format_exception(exc))
+        print(log_json_line("error", "shengji.serve", line, **fields), flush=True)
+        return code
     if debug:
         traceback.print_exception(exc, file=err)
     err.write(f"shengji serve: {line}\n")

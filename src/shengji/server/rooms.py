@@ -21,7 +21,7 @@ from typing import Any
 
 from shengji.core.ruleset import Ruleset
 from shengji.core.stakes import PLAIN, StakeRules
-from shengji.server import wire
+from shengji.server import metrics, wire
 from shengji.server.bots_runner import BotRunner
 from shengji.server.conn import Conn
 from shengji.server.presence import PresenceBoard
@@ -150,6 +150,11 @@ class Room:
     @property
     def private(self) -> bool:
         return self.table.config.private
+
+    @property
+    def status(self) -> str:
+        """``waiting`` or ``playing``."""
+        return self.table.status
 
     @property
     def seats(self) -> tuple[Seat, ...]:
@@ -318,6 +323,8 @@ class Room:
             case Send(to=to, msg=msg):
                 if e.backlog:
                     self._keep(e)
+                if isinstance(msg, UpdateEntry) and msg.made_at is not None and e.backlog:
+                    metrics.action_applied(self._now() - msg.made_at)  # write included
                 for conn_id, seat in to:
                     c = self.conns.get(conn_id)
                     if c is not None:

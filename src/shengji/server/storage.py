@@ -4,9 +4,11 @@ This file is longer than most (~700 lines) for a reason: ``Store`` is the only c
 speaks SQL, one method per query, and keeping them in one class keeps every transaction
 boundary and the group-commit writer in view together.
 
-Writes go through one writer task that commits whatever is queued in one transaction (group
-commit), so a busy server pays one commit for many tables; a deal's stakes are settled in a
-transaction of their own (``settle_deal``). Every write reports to ``Store.health``
+The tables are made and changed by migrations (server/schema.py, server/migrations): a
+model changed in storage_models.py needs a new revision there. Writes go through one
+writer task that commits whatever is queued in one transaction (group commit), so a busy
+server pays one commit for many tables; a deal's stakes are settled in a transaction of
+their own (``settle_deal``). Every write reports to ``Store.health``
 (server/write_faults.py): while writes fail, ``/healthz`` says so and a ``heartbeat`` row is
 rewritten with backoff until the database takes writes again.
 """
@@ -45,12 +47,21 @@ from sqlalchemy.ext.asyncio import (
 
 from shengji.core.stakes import Settlement, StakeRules, settle
 from shengji.core.state import DealResult
+from shengji.server import schema
 from shengji.server.fault_drill import install_from_env
-from shengji.server.storage_models import (  # noqa: F401  (re-exported: the models)
-    STARTING_BEANS,
-    STARTING_COINS,
-    STARTING_RATING,
-    Base,
+from shengji.server.storage_models import (
+    STARTING_BEANS as STARTING_BEANS,
+)
+from shengji.server.storage_models import (
+    STARTING_COINS as STARTING_COINS,
+)
+from shengji.server.storage_models import (
+    STARTING_RATING as STARTING_RATING,
+)
+from shengji.server.storage_models import (
+    Base as Base,
+)
+from shengji.server.storage_models import (
     DealSettlementRow,
     GamePlayerRow,
     GameRow,
@@ -123,7 +134,7 @@ def _reports_health(
 
 
 class Store:
-    """The repository. ``start()`` creates the schema and the writer task."""
+    """The repository. ``start()`` checks (or creates) the schema and starts the writer."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -144,9 +155,9 @@ class Store:
         """Whether writes succeed now (``/healthz``); every write reports to it."""
 
     async def start(self) -> None:
-        """Create missing tables and start the group-commit writer."""
-        async with self.engine.begin() as conn:
-            await conn.run_sync(Base.metadata.create_all)
+        """Check the schema (an empty database gets the current one; an older one raises
+        ``SchemaOutdated``: server/schema.py) and start the group-commit writer."""
+        await schema.prepare(self.engine)
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     async def close(self) -> None:

@@ -106,7 +106,7 @@ def apply(s: Step, action: Action, conn: int | None) -> list[Event] | None:
         for _, ev in rendered:
             if isinstance(ev, wire.DealEndedEvent):
                 ev.summary = summary
-    entry = UpdateEntry(update_base(t, new, seq), rendered, new)
+    entry = UpdateEntry(update_base(t, new, seq), rendered, new, made_at=s.now)
     audience = None if public else events[0].audience
     s.publish_update(entry, audience, text, state=first_card)
     if any(isinstance(e, DealEnded) for e in events):

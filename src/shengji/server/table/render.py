@@ -36,6 +36,9 @@ class UpdateEntry:
     base: wire.Update
     events: tuple[RenderedEvent, ...]
     match: MatchState | None = field(default=None, compare=False)
+    made_at: float | None = field(default=None, compare=False)
+    """For a game action's update: the loop time it was applied (the shell measures how long
+    it took to reach the players, its log write included: ``/metrics``)."""
     cache: dict[int | None, bytes] = field(default_factory=dict, compare=False, repr=False)
 
     @property
