@@ -299,3 +299,13 @@ def test_bury_and_call_get_the_long_clock() -> None:
     if sim.table.to_act() == 0:
         c = sim.table.clock
         assert c is not None and c.deadline - c.started == 45.0
+
+
+def test_evolve_knows_every_field_of_a_table() -> None:
+    from dataclasses import fields
+
+    from shengji.server.table.model import TableChanges, evolve
+
+    assert set(TableChanges.__annotations__) == {f.name for f in fields(Table)}
+    t = Table.empty(config("classic"))
+    assert evolve(t, seq=5, closed=True) == replace(t, seq=5, closed=True)

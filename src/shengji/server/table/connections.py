@@ -13,7 +13,7 @@ from dataclasses import replace
 from shengji.server import wire
 from shengji.server.table.commands import Closed, Opened
 from shengji.server.table.effects import Disconnect, PresenceChanged, Replay, Send
-from shengji.server.table.model import Table, Viewer
+from shengji.server.table.model import Table, Viewer, evolve
 from shengji.server.table.step import Step
 from shengji.server.table.views import room_info, snapshot
 
@@ -49,7 +49,7 @@ def on_opened(s: Step, cmd: Opened) -> None:
             return
     viewer = Viewer(cmd.player, cmd.name, seat, delta_presence=cmd.delta_presence)
     away = {k: v for k, v in t.away_since.items() if k != seat}
-    s.t = t = replace(
+    s.t = t = evolve(
         t, conns={**t.conns, cmd.conn: viewer}, away_since=away, unattended_since=None
     )
     if t.outbox.paused_since is not None:  # it learns why nothing moves, at once
@@ -73,10 +73,10 @@ def on_closed(s: Step, cmd: Closed) -> None:
     if viewer is None:
         return
     conns = {c: v for c, v in t.conns.items() if c != cmd.conn}
-    s.t = t = replace(t, conns=conns, unattended_since=None if conns else s.now)
+    s.t = t = evolve(t, conns=conns, unattended_since=None if conns else s.now)
     seat = viewer.seat
     if seat is not None and not t.connected(seat) and t.seats[seat].kind == "human":
-        s.t = replace(t, away_since={**t.away_since, seat: s.now})
+        s.t = evolve(t, away_since={**t.away_since, seat: s.now})
     s.emit(PresenceChanged())  # everyone sees the seat "away" (presence, coalesced)
 
 
@@ -85,5 +85,5 @@ def reseat(s: Step) -> None:
     t = s.t
     conns = {c: replace(v, seat=t.seat_of(v.player)) for c, v in t.conns.items()}
     if conns != t.conns:
-        s.t = replace(t, conns=conns)
+        s.t = evolve(t, conns=conns)
         s.emit(PresenceChanged())

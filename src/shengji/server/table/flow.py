@@ -24,6 +24,7 @@ from shengji.server.table.effects import (
     Write,
     WriteRequest,
 )
+from shengji.server.table.model import evolve
 from shengji.server.table.outbox import Item, backoff
 from shengji.server.table.step import Step
 
@@ -54,7 +55,7 @@ def drain(s: Step) -> None:
     if items and ob.issued is None and ob.retry_at is None:
         s.emit(Write(ob.next_ticket, first_write(items), retry=False))
         ob = replace(ob, issued=ob.next_ticket, next_ticket=ob.next_ticket + 1)
-    s.t = replace(t, outbox=replace(ob, items=items), sent_seq=sent)
+    s.t = evolve(t, outbox=replace(ob, items=items), sent_seq=sent)
 
 
 def retry_due(s: Step) -> None:
@@ -63,7 +64,7 @@ def retry_due(s: Step) -> None:
     if ob.retry_at is None or ob.retry_at > s.now or ob.issued is None:
         return
     s.emit(Write(ob.issued, first_write(ob.items), retry=True))
-    s.t = replace(s.t, outbox=replace(ob, retry_at=None))
+    s.t = evolve(s.t, outbox=replace(ob, retry_at=None))
 
 
 def written(s: Step, ticket: int) -> WriteRequest | None:
@@ -78,7 +79,7 @@ def written(s: Step, ticket: int) -> WriteRequest | None:
     ob = replace(
         ob, items=ob.items[1:], issued=None, attempts=0, retry_at=None, paused_since=None
     )
-    s.t = replace(s.t, outbox=ob)
+    s.t = evolve(s.t, outbox=ob)
     if paused is not None:
         resumed(s, paused, attempts)
     return head
@@ -96,7 +97,7 @@ def failed(s: Step, ticket: int, reason: str) -> None:
     ob = replace(
         ob, attempts=attempts, retry_at=retry_at, paused_since=s.now if first else ob.paused_since
     )
-    s.t = replace(s.t, outbox=ob)
+    s.t = evolve(s.t, outbox=ob)
     if first:
         what = f"a write failed ({reason}); the table is paused and retries with backoff"
         s.note("error", what, "storage")
@@ -113,7 +114,7 @@ def resumed(s: Step, since: float, attempts: int) -> None:
     hold = t.hold
     if hold is not None:
         hold = replace(hold, until=hold.until + took)
-    s.t = replace(t, clock=clock, hold=hold, next_card_at=max(t.next_card_at, s.now))
+    s.t = evolve(t, clock=clock, hold=hold, next_card_at=max(t.next_card_at, s.now))
     s.note(
         "warning",
         f"writes succeed again after {took:.1f} s ({attempts} failed attempts); the table goes on",

@@ -5,7 +5,7 @@ wake-up, a bot's answer, a connection opened or closed, a write done or failed),
 table and the effects the room's shell must carry out, in order. Pure: no I/O, no clock,
 no randomness but what the table's state seeds.
 
->>> from shengji.server.table.model import TableConfig
+>>> from shengji.server.table.model import evolve, TableConfig
 >>> t = Table.empty(TableConfig.for_tests(), spare_seed="x")
 >>> t, fx = handle(t, Opened(1, "ann", "ann"), now=0.0)
 >>> [type(e).__name__ for e in fx]
@@ -16,8 +16,6 @@ no randomness but what the table's state seeds.
 """
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 from shengji.server import wire
 from shengji.server.table.commands import (
@@ -39,7 +37,7 @@ from shengji.server.table.commands import (
 from shengji.server.table.connections import on_closed, on_opened
 from shengji.server.table.effects import Effect, SaveGame, SettleDeals
 from shengji.server.table.flow import drain, failed, retry_due, written
-from shengji.server.table.model import Table
+from shengji.server.table.model import Table, evolve
 from shengji.server.table.play import (
     on_act,
     on_bot_declared,
@@ -101,7 +99,7 @@ def handle(table: Table, command: Command, now: float) -> tuple[Table, list[Effe
         case WriteFailed(ticket=ticket, reason=reason):
             failed(s, ticket, reason)
         case SeedDrawn(seed=seed):
-            s.t = replace(s.t, spare_seed=seed)
+            s.t = evolve(s.t, spare_seed=seed)
             maybe_start(s)
         case SeatBot(seat=seat, bot=bot):
             add_bot(s, None, seat, bot)

@@ -3,7 +3,7 @@
 A ``Table`` is what one room knows: who sits where, who is connected, the match, the turn
 clock, the summary hold between deals, the bot move it waits for, its sequence numbers and
 its outbox (what waits to be written, and what waits to be sent until it is). Changing it
-means building a new one (``dataclasses.replace``); ``handle`` (table/handle.py) is the only
+means building a new one (``evolve``, a fast ``dataclasses.replace``); ``handle`` is the only
 way a room changes it.
 
 >>> t = Table.empty(TableConfig.for_tests())
@@ -14,8 +14,8 @@ way a room changes it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, fields
+from typing import Any, Literal, TypedDict, Unpack
 
 from shengji.core.actions import SYSTEM
 from shengji.core.match import MatchState
@@ -271,3 +271,57 @@ class Table:
         if self.rosters:
             state["rosters"] = {str(k): list(v) for k, v in self.rosters.items()}
         return state
+
+
+class TableChanges(TypedDict, total=False):
+    """The fields ``evolve`` may change (the same names and types as ``Table``'s)."""
+
+    config: TableConfig
+    seats: tuple[Seat, ...]
+    status: Status
+    match_no: int
+    match: MatchState | None
+    actions: tuple[str, ...]
+    drawn_seed: str | None
+    spare_seed: str | None
+    rosters: Mapping[int, tuple[str | None, ...]]
+    finishing: bool
+    version: int
+    seq: int
+    sent_seq: int
+    log_floor: int
+    last_private: Mapping[int, int]
+    conns: Mapping[int, Viewer]
+    away_since: Mapping[int, float]
+    unattended_since: float | None
+    auto: frozenset[int]
+    clock: Clock | None
+    hold: Hold | None
+    next_card_at: float
+    bot_ask: BotAsk | None
+    declare_asks: frozenset[int]
+    chat: tuple[ChatEntry, ...]
+    chat_untrimmed: int
+    outbox: Outbox
+    wake: float | None
+    closed: bool
+
+
+_FIELDS = tuple(f.name for f in fields(Table))
+_new = object.__new__
+_set = object.__setattr__
+
+
+def evolve(t: Table, **changes: Unpack[TableChanges]) -> Table:
+    """``dataclasses.replace`` for a ``Table``, several times faster (a table changes a few
+    times per command; ``replace`` re-runs ``__init__`` over every field each time).
+
+    >>> t = Table.empty(TableConfig.for_tests())
+    >>> evolve(t, seq=3).seq, t.seq, evolve(t, seq=3) == replace(t, seq=3)
+    (3, 0, True)
+    """
+    values: dict[str, Any] = dict(changes)
+    new = _new(Table)
+    for name in _FIELDS:
+        _set(new, name, values[name] if name in values else getattr(t, name))
+    return new

@@ -33,7 +33,7 @@ from shengji.server.table.commands import (
 )
 from shengji.server.table.connections import room_update
 from shengji.server.table.effects import AskHint, DealToSettle, SaveGame, SettleDeals
-from shengji.server.table.model import Hold
+from shengji.server.table.model import Hold, evolve
 from shengji.server.table.render import UpdateEntry, render_events
 from shengji.server.table.step import Step
 from shengji.server.table.views import update_base
@@ -64,7 +64,7 @@ def set_auto(s: Step, seat: int, on: bool) -> None:
     auto = s.t.auto | {seat} if on else s.t.auto - {seat}
     if auto == s.t.auto:
         return
-    s.t = replace(s.t, auto=auto, bot_ask=None if not on else s.t.bot_ask)
+    s.t = evolve(s.t, auto=auto, bot_ask=None if not on else s.t.bot_ask)
     s.note("debug", f"seat {seat} {'goes on' if on else 'is taken back from'} auto-play")
     room_update(s)
 
@@ -91,7 +91,7 @@ def apply(s: Step, action: Action, conn: int | None) -> list[Event] | None:
     first_card = isinstance(action, Deal) and m.deal.n_dealt == 0
     if first_card:  # who is settled for this deal: the players seated now
         rosters = {**rosters, m.deal.deal_no: t.seat_players()}
-    s.t = t = replace(
+    s.t = t = evolve(
         t,
         match=new,
         seq=seq,
@@ -141,7 +141,7 @@ def deal_ended(s: Step, deal_no: int) -> None:
         hold = Hold(deal_no, s.now + opts.next_deal_s, waiting)
     else:
         hold = Hold(deal_no, s.now + lim.deal_end_pause_s, frozenset())
-    s.t = replace(s.t, hold=hold)
+    s.t = evolve(s.t, hold=hold)
 
 
 def on_next_deal(s: Step, conn: int) -> None:
@@ -150,7 +150,7 @@ def on_next_deal(s: Step, conn: int) -> None:
     if h is None or seat is None or seat not in h.waiting:
         return
     waiting = h.waiting - {seat}
-    s.t = replace(s.t, hold=replace(h, waiting=waiting, until=h.until if waiting else s.now))
+    s.t = evolve(s.t, hold=replace(h, waiting=waiting, until=h.until if waiting else s.now))
 
 
 def settle(s: Step, announce: int) -> None:
@@ -164,7 +164,7 @@ def settle(s: Step, announce: int) -> None:
         players = t.rosters.get(d.deal_no, t.seat_players())
         deals.append(DealToSettle(d.deal_no, d.result, tuple(players)))
     request = SettleDeals(t.match_no, t.config.stakes, tuple(deals), announce)
-    s.t = replace(t, outbox=t.outbox.add(request))
+    s.t = evolve(t, outbox=t.outbox.add(request))
 
 
 def on_settled(s: Step, cmd: DealsSettled, request: SettleDeals) -> None:
@@ -189,7 +189,7 @@ def on_settled(s: Step, cmd: DealsSettled, request: SettleDeals) -> None:
         s.publish(msg, "settled", wire.encode(msg).decode())
     done = {d.deal_no for d in cmd.deals if d.settlement is not None}
     if done:
-        s.t = replace(s.t, rosters={k: v for k, v in s.t.rosters.items() if k not in done})
+        s.t = evolve(s.t, rosters={k: v for k, v in s.t.rosters.items() if k not in done})
 
 
 def finish(s: Step) -> None:
@@ -208,7 +208,7 @@ def finish(s: Step) -> None:
     humans = tuple((i, p) for i, p in enumerate(t.seat_players()) if p)
     request = SaveGame(t.match_no, rec.to_json(), humans)
     outbox = t.outbox.add(request)
-    s.t = replace(t, finishing=True, clock=None, hold=None, bot_ask=None, outbox=outbox)
+    s.t = evolve(t, finishing=True, clock=None, hold=None, bot_ask=None, outbox=outbox)
 
 
 def leaders(m: MatchState) -> list[int]:
@@ -236,7 +236,7 @@ def on_game_saved(s: Step, cmd: GameSaved) -> None:
     winners = leaders(m)
     names = [t.seats[i].name or t.seats[i].kind for i in winners]
     seats = tuple(replace(x, ready=False) if x.kind == "human" else x for x in t.seats)
-    s.t = replace(
+    s.t = evolve(
         t,
         status="waiting",
         match=None,
@@ -264,7 +264,7 @@ def on_bot_moved(s: Step, cmd: BotMoved) -> None:
     ask = t.bot_ask
     if ask is None or ask.seat != cmd.seat or ask.version != cmd.version:
         return
-    s.t = t = replace(t, bot_ask=None)
+    s.t = t = evolve(t, bot_ask=None)
     m = t.match
     if m is None or not t.playing or t.version != cmd.version or t.to_act() != cmd.seat:
         return
@@ -283,7 +283,7 @@ def on_bot_moved(s: Step, cmd: BotMoved) -> None:
 def on_bot_declared(s: Step, cmd: BotDeclared) -> None:
     """A bot's declaration while dealing, if it is still legal."""
     t = s.t
-    s.t = t = replace(t, declare_asks=t.declare_asks - {cmd.seat})
+    s.t = t = evolve(t, declare_asks=t.declare_asks - {cmd.seat})
     m = t.match
     if (
         cmd.action is None
@@ -314,7 +314,7 @@ def on_hint(s: Step, conn: int, bot: str | None) -> None:
                     s.error(conn, "unknown-bot", f"hints come from {', '.join(HINT_BOTS)}")
                     return
                 if not v.hinting:  # one at a time per connection
-                    s.t = replace(t, conns={**t.conns, conn: replace(v, hinting=True)})
+                    s.t = evolve(t, conns={**t.conns, conn: replace(v, hinting=True)})
                     seed = f"{t.match_seed()}/hint/{seat}"
                     s.emit(AskHint(conn, seat, bot, seed, m))
                 return
@@ -328,7 +328,7 @@ def on_hint_ready(s: Step, cmd: HintReady) -> None:
     v = s.t.conns.get(cmd.conn)
     if v is None:
         return
-    s.t = replace(s.t, conns={**s.t.conns, cmd.conn: replace(v, hinting=False)})
+    s.t = evolve(s.t, conns={**s.t.conns, cmd.conn: replace(v, hinting=False)})
     send_hint(s, cmd.conn, cmd.action)
 
 

@@ -7,13 +7,12 @@ finishing is recorded again, and deals left unsettled are settled (both idempote
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from shengji.core.actions import parse_action
 from shengji.core.match import MatchState
 from shengji.server.stakes import rosters_from_state
-from shengji.server.table.model import Seat, Status, Table, TableConfig
+from shengji.server.table.model import Seat, Status, Table, TableConfig, evolve
 from shengji.server.table.play import finish, match_done, settle
 from shengji.server.table.step import Step
 
@@ -52,7 +51,7 @@ def restored(
     m = MatchState.new(config.ruleset, t.match_seed())
     for text in actions:
         m, _ = m.apply_in_place(parse_action(text))  # nobody else holds it yet
-    t = replace(t, match=m, actions=tuple(actions), version=len(actions))
+    t = evolve(t, match=m, actions=tuple(actions), version=len(actions))
     s = Step(t, now)
     if config.stakes.kind != "plain" and m.history:
         settle(s, announce=-1)  # what a crash left unsettled (settling twice changes nothing)

@@ -17,7 +17,7 @@ from shengji.server.owners import NOT_OWNER, may_manage, refusal
 from shengji.server.table.bots import checked_bot
 from shengji.server.table.connections import reseat, room_update
 from shengji.server.table.effects import CloseRoom, Disconnect, DrawSeed, Send, TrimChat
-from shengji.server.table.model import EMPTY, ChatEntry, Seat
+from shengji.server.table.model import EMPTY, ChatEntry, Seat, evolve
 from shengji.server.table.render import UpdateEntry, render_events
 from shengji.server.table.step import Step
 from shengji.server.table.views import update_base
@@ -45,7 +45,7 @@ def set_seat(s: Step, seat: int, value: Seat) -> None:
     t = s.t
     seats = (*t.seats[:seat], value, *t.seats[seat + 1 :])
     away = {k: v for k, v in t.away_since.items() if k != seat}
-    s.t = replace(t, seats=seats, away_since=away, auto=t.auto - {seat})
+    s.t = evolve(t, seats=seats, away_since=away, auto=t.auto - {seat})
 
 
 def on_sit(s: Step, conn: int, seat: int) -> None:
@@ -153,7 +153,7 @@ def on_new_match(s: Step, conn: int) -> None:
     if any(x.kind == "empty" for x in t.seats):
         s.error(conn, "bad-seat", "every seat needs a player or a bot first")
         return
-    s.t = replace(t, seats=tuple(replace(x, ready=True) for x in t.seats))
+    s.t = evolve(t, seats=tuple(replace(x, ready=True) for x in t.seats))
     room_update(s)
     maybe_start(s)
 
@@ -170,7 +170,7 @@ def close(s: Step, reason: str) -> None:
     s.tell_all(wire.Error(seq=s.t.seq, code="no-room", message=f"the room has {reason}"))
     for c in s.t.conns:
         s.deliver(Disconnect(c, 4404))
-    s.t = replace(s.t, closed=True)
+    s.t = evolve(s.t, closed=True)
     s.note("info", reason)
     s.emit(CloseRoom(reason))
 
@@ -192,7 +192,7 @@ def on_chat(s: Step, conn: int, text: str) -> None:
     if len(chat) == keep and untrimmed >= max(1, keep // 2):
         untrimmed = 0
         s.emit(TrimChat(chat[0].seq))
-    s.t = replace(s.t, chat=chat, chat_untrimmed=untrimmed)
+    s.t = evolve(s.t, chat=chat, chat_untrimmed=untrimmed)
 
 
 def on_nudge(s: Step, conn: int) -> None:
@@ -207,7 +207,7 @@ def on_nudge(s: Step, conn: int) -> None:
     if s.now - v.last_nudge < every:
         s.error(conn, "rate-limited", f"one nudge every {every:g} seconds")
         return
-    s.t = replace(t, conns={**t.conns, conn: replace(v, last_nudge=s.now)})
+    s.t = evolve(t, conns={**t.conns, conn: replace(v, last_nudge=s.now)})
     seq = s.next_seq()
     s.publish(wire.NudgeMsg(seq=seq, by=v.name, to=actor), "nudge")
 
@@ -234,7 +234,7 @@ def maybe_start(s: Step) -> None:
         s.emit(DrawSeed())
         return
     m = MatchState.new(t.config.ruleset, seed)
-    s.t = replace(
+    s.t = evolve(
         t,
         status="playing",
         match_no=t.match_no + 1,

@@ -8,12 +8,11 @@ connection, an error, a log line.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Literal
 
 from shengji.server import wire
 from shengji.server.table.effects import Delivery, Effect, Note, Recipient, Record, Send
-from shengji.server.table.model import Table
+from shengji.server.table.model import Table, evolve
 from shengji.server.table.render import UpdateEntry
 
 
@@ -33,14 +32,14 @@ class Step:
 
     def deliver(self, d: Delivery) -> None:
         """A delivery, in order behind every write queued before it."""
-        self.t = replace(self.t, outbox=self.t.outbox.add(d))
+        self.t = evolve(self.t, outbox=self.t.outbox.add(d))
 
     def record(self, kind: str, data: str = "", *, state: bool = False) -> None:
         """Queue the log row of the message numbered ``t.seq`` (with the room's stored state
         when ``state``)."""
         t = self.t
         rec = Record(t.seq, t.match_no, kind, data, t.stored_state() if state else None)
-        self.t = replace(t, outbox=t.outbox.add_record(rec))
+        self.t = evolve(t, outbox=t.outbox.add_record(rec))
 
     def note(
         self,
@@ -66,7 +65,7 @@ class Step:
 
     def next_seq(self) -> int:
         """Take the next sequence number."""
-        self.t = replace(self.t, seq=self.t.seq + 1)
+        self.t = evolve(self.t, seq=self.t.seq + 1)
         return self.t.seq
 
     def publish(
@@ -89,7 +88,7 @@ class Step:
             return
         to = tuple((c, v.seat) for c, v in self.t.conns.items() if v.seat == audience)
         self.deliver(Send(to, entry, seq=entry.seq))
-        self.t = replace(self.t, last_private={**self.t.last_private, audience: entry.seq})
+        self.t = evolve(self.t, last_private={**self.t.last_private, audience: entry.seq})
 
     def tell(self, conn: int, msg: wire.ServerMsg) -> None:
         """An unsequenced message for one connection, in order with the rest."""

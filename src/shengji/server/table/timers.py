@@ -22,7 +22,7 @@ from shengji.core.state import Phase
 from shengji.server import wire
 from shengji.server.table.connections import reseat, room_update
 from shengji.server.table.effects import AskBot, WakeAt
-from shengji.server.table.model import EMPTY, BotAsk, Clock, Hold, Table
+from shengji.server.table.model import EMPTY, BotAsk, Clock, Hold, Table, evolve
 from shengji.server.table.play import apply, set_auto
 from shengji.server.table.seating import set_seat
 from shengji.server.table.step import Step
@@ -66,9 +66,9 @@ def advance(s: Step) -> None:
         if still != h.waiting:  # nobody waits for a player who left or is on 托管
             h = replace(h, waiting=still, until=h.until if still else min(h.until, s.now))
         if h.until > s.now:
-            s.t = replace(t, hold=h)
+            s.t = evolve(t, hold=h)
             return
-        s.t = t = replace(t, hold=None, next_card_at=max(t.next_card_at, s.now))
+        s.t = t = evolve(t, hold=None, next_card_at=max(t.next_card_at, s.now))
     actor = m.to_act
     if actor is None:
         return
@@ -77,19 +77,19 @@ def advance(s: Step) -> None:
             deal_card(s)
         return
     if t.bot_controls(actor, s.now):
-        s.t = replace(t, clock=None)
+        s.t = evolve(t, clock=None)
         ask_bot(s, actor)
         return
     limit = t.config.options.turn_limit(m.deal.phase in LONG_PHASES)
     if limit <= 0:
-        s.t = replace(t, clock=None)
+        s.t = evolve(t, clock=None)
         return
     c = t.clock
     if c is None or c.seat != actor or c.version != t.version:
-        s.t = replace(t, clock=Clock(actor, t.version, s.now, s.now + limit))
+        s.t = evolve(t, clock=Clock(actor, t.version, s.now, s.now + limit))
     elif c.deadline <= s.now:  # out of time: 托管
         s.note("debug", f"seat {actor} ran out of time")
-        s.t = replace(t, clock=None)
+        s.t = evolve(t, clock=None)
         set_auto(s, actor, True)
         ask_bot(s, actor)
 
@@ -97,7 +97,7 @@ def advance(s: Step) -> None:
 def deal_card(s: Step) -> None:
     """Deal the next card; a bot-moved seat that could declare with it is asked."""
     events = apply(s, Deal(), None)
-    s.t = replace(s.t, next_card_at=s.now + s.t.config.limits.deal_pacing_s)
+    s.t = evolve(s.t, next_card_at=s.now + s.t.config.limits.deal_pacing_s)
     if not events or not isinstance(events[0], CardDealt):
         return
     dealt = events[0]
@@ -108,7 +108,7 @@ def deal_card(s: Step) -> None:
     if dealt.card < 52 and dealt.card % 13 != m.deal.level:
         return
     if t.bot_controls(dealt.seat, s.now) and m.deal.declarations_for(dealt.seat):
-        s.t = replace(t, declare_asks=t.declare_asks | {dealt.seat})
+        s.t = evolve(t, declare_asks=t.declare_asks | {dealt.seat})
         s.emit(
             AskBot(
                 dealt.seat,
@@ -128,7 +128,7 @@ def ask_bot(s: Step, seat: int) -> None:
     ask = BotAsk(seat, t.version)
     if t.bot_ask == ask or t.match is None:
         return
-    s.t = replace(t, bot_ask=ask)
+    s.t = evolve(t, bot_ask=ask)
     name = t.bot_name(seat)
     s.emit(AskBot(seat, t.version, t.match_no, name, f"{t.match_seed()}/{seat}", t.match))
 
@@ -171,7 +171,7 @@ def wake(s: Step) -> None:
     times = due_times(s.t, s.now)
     at = min(times) if times else None
     if at != s.t.wake:
-        s.t = replace(s.t, wake=at)
+        s.t = evolve(s.t, wake=at)
         if at is not None:
             s.emit(WakeAt(at))
 
