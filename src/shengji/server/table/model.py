@@ -316,6 +316,7 @@ def evolve(t: Table, **changes: Unpack[TableChanges]) -> Table:
     """``dataclasses.replace`` for a ``Table``, several times faster (a table changes a few
     times per command; ``replace`` re-runs ``__init__`` over every field each time).
 
+    >>> from dataclasses import replace
     >>> t = Table.empty(TableConfig.for_tests())
     >>> evolve(t, seq=3).seq, t.seq, evolve(t, seq=3) == replace(t, seq=3)
     (3, 0, True)
