@@ -21,6 +21,7 @@ from shengji.core.events import CardDealt, Event
 from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, record_result
 from shengji.core.ruleset import Ruleset
+from shengji.core.state import Phase
 from shengji.core.views import view_for
 
 _DEAL = Deal()
@@ -53,23 +54,34 @@ def play_match(
             on_action(action, state, events)
         return events
 
+    def offer(seat: int) -> None:
+        """Ask ``seat``, who has just been dealt a card, whether it declares."""
+        legal = state.legal_actions(seat)
+        if legal:
+            choice = bots[seat].choose(view_for(state.deal, seat), legal)
+            if choice is not None:
+                step(choice)
+
     while not state.is_over and (deals is None or len(state.history) < deals):
-        actor = state.to_act
+        deal = state.deal
+        actor = deal.to_act
         if actor == SYSTEM:
+            if on_action is None:  # nobody listens: deal the whole hand without events
+                while deal.phase is Phase.DEALING:
+                    seat, card = deal.deal_in_place()
+                    actions.append("deal")
+                    if card >= 52 or card % 13 == deal.level:
+                        offer(seat)  # a level card or a joker opens a new declaration
+                        deal = state.deal
+                continue
             dealt = step(_DEAL)[0]
             assert isinstance(dealt, CardDealt)
-            if dealt.card < 52 and dealt.card % 13 != state.deal.level:
-                continue  # only a level card or a joker opens a new declaration
-            seat = dealt.seat
-            legal = state.legal_actions(seat)
-            if legal:
-                choice = bots[seat].choose(view_for(state.deal, seat), legal)
-                if choice is not None:
-                    step(choice)
+            if dealt.card >= 52 or dealt.card % 13 == state.deal.level:
+                offer(dealt.seat)
             continue
         assert actor is not None
-        legal = state.legal_actions(actor)
-        choice = bots[actor].choose(view_for(state.deal, actor), legal)
+        legal = deal.legal_actions(actor)
+        choice = bots[actor].choose(view_for(deal, actor), legal)
         if choice is None:
             raise RuntimeError(f"bot {bots[actor].name} at seat {actor} returned no action")
         step(choice)

@@ -118,6 +118,7 @@ def state_from_view(
             s.friend_seat = next((p for p in public if hands[p][call.card]), None)
     s._to_act = _UNKNOWN
     s._vouched = None
+    s._own = True
     return s
 
 

@@ -234,7 +234,7 @@ FIELDS: tuple[str, ...] = (
 class DealState:
     """The whole state of one deal. Treat instances as immutable values."""
 
-    __slots__ = (*FIELDS, "_to_act", "_vouched")
+    __slots__ = (*FIELDS, "_to_act", "_vouched", "_own")
 
     ruleset: Ruleset
     seed: int | str
@@ -257,6 +257,9 @@ class DealState:
     _vouched: dict[int, Action] | None
     """Actions this state's own ``LegalActions`` generated, by identity (see ``vouch_book``);
     reset by every transition, so a vouched action is legal exactly here."""
+    _own: bool
+    """Whether no other state shares this one's hand lists (then in-place transitions change
+    them directly; ``_copy`` shares them, so both lose ownership)."""
     trump: int | None
     ctx: TrumpContext | None
     kitty: tuple[int, ...]
@@ -378,6 +381,7 @@ class DealState:
         s.result = None
         s._to_act = _UNKNOWN
         s._vouched = None
+        s._own = True
         return s
 
     def started_event(self) -> DealStarted:
@@ -431,6 +435,7 @@ class DealState:
         s.turn = self.turn
         s._to_act = _UNKNOWN
         s._vouched = None
+        s._own = self._own = False
         return s
 
     # ------------------------------------------------------------------ queries
@@ -566,6 +571,20 @@ class DealState:
             return self
         return self._copy()
 
+    def _hand_to_change(self, s: DealState, seat: int) -> list[int]:
+        """``seat``'s count vector in ``s`` (this state, or its fresh copy), safe to change:
+        in place, this state's own lists (copied once if shared); else a copy of that hand."""
+        if s is self:
+            if not self._own:
+                self.hands = tuple([list(h) for h in self.hands])
+                self._own = True
+            return self.hands[seat]
+        h = list(self.hands[seat])
+        hands = list(self.hands)
+        hands[seat] = h
+        s.hands = tuple(hands)
+        return h
+
     def _check_seat(self, seat: int) -> None:
         if seat != self.to_act:
             if not 0 <= seat < self.players:
@@ -592,28 +611,40 @@ class DealState:
 
     def _deal(self, inplace: bool) -> tuple[DealState, list[Event]]:
         s = self._target(inplace)
+        seat, c = self._deal_card(s)
+        events: list[Event] = [CardDealt(seat, seat, c), CardCountDealt(None, seat)]
+        if s.phase is Phase.BIDDING:
+            events.append(KittyShown(None, s.shown))
+        return s, events
+
+    def deal_in_place(self) -> tuple[int, int]:
+        """Fast path for simulations: ``apply_in_place(Deal())`` without building its events
+        (``CardDealt`` to the seat, ``CardCountDealt`` to all, ``KittyShown`` after the last
+        card under 竞标); returns ``(seat, card)``. Only for a state nobody else holds."""
+        if self.phase is not Phase.DEALING:
+            raise IllegalAction(Reason.WRONG_PHASE, f"cannot deal during {self.phase.value}")
+        return self._deal_card(self._target(True))
+
+    def _deal_card(self, s: DealState) -> tuple[int, int]:
+        """Deal the next card into ``s`` (this state or its fresh copy): ``(seat, card)``."""
         players = self.players
-        seat = (self.start + self.n_dealt) % players
-        c = self.deck[self.n_dealt]
-        h = list(self.hands[seat])
-        h[c] += 1
-        hands = list(self.hands)
-        hands[seat] = h
-        s.hands = tuple(hands)
+        n = self.n_dealt
+        seat = (self.start + n) % players
+        c = self.deck[n]
+        self._hand_to_change(s, seat)[c] += 1
         sizes = list(self.hand_sizes)
         sizes[seat] += 1
         s.hand_sizes = tuple(sizes)
-        s.n_dealt = self.n_dealt + 1
-        events: list[Event] = [CardDealt(seat, seat, c), CardCountDealt(None, seat)]
-        if s.n_dealt == players * self.ruleset.hand_size and self.auction is not None:
-            s.phase = Phase.BIDDING
-            s.shown = self.kitty[: self.ruleset.kitty_shown]
-            events.append(KittyShown(None, s.shown))
-        elif s.n_dealt == players * self.ruleset.hand_size:
-            s.phase = Phase.DECLARING
-            s.turn = self.start
-            s.passes = 0
-        return s, events
+        s.n_dealt = n = n + 1
+        if n == players * self.ruleset.hand_size:
+            if self.auction is not None:
+                s.phase = Phase.BIDDING
+                s.shown = self.kitty[: self.ruleset.kitty_shown]
+            else:
+                s.phase = Phase.DECLARING
+                s.turn = self.start
+                s.passes = 0
+        return seat, c
 
     def _declare(self, action: Declare, inplace: bool) -> tuple[DealState, list[Event]]:
         ph, seat = self.phase, action.seat
@@ -802,12 +833,9 @@ class DealState:
         return events
 
     def _give_kitty(self, seat: int) -> list[Event]:
-        h = list(self.hands[seat])
+        h = self._hand_to_change(self, seat)
         for c in self.kitty:
             h[c] += 1
-        hands = list(self.hands)
-        hands[seat] = h
-        self.hands = tuple(hands)
         sizes = list(self.hand_sizes)
         sizes[seat] += len(self.kitty)
         self.hand_sizes = tuple(sizes)
@@ -832,12 +860,9 @@ class DealState:
             raise IllegalAction(Reason.BAD_KITTY, f"bury exactly {k} cards")
         self._check_holds(action.seat, action.cards)
         s = self._target(inplace)
-        h = list(self.hands[action.seat])
+        h = self._hand_to_change(s, action.seat)
         for c in action.cards:
             h[c] -= 1
-        hands = list(self.hands)
-        hands[action.seat] = h
-        s.hands = tuple(hands)
         sizes = list(self.hand_sizes)
         sizes[action.seat] -= k
         s.hand_sizes = tuple(sizes)
@@ -953,12 +978,9 @@ class DealState:
                 if refusal is not None:
                     raise IllegalAction(*refusal)
         s = self._target(inplace)
-        h = list(self.hands[seat])
+        h = self._hand_to_change(s, seat)
         for c in cards:
             h[c] -= 1
-        hands = list(self.hands)
-        hands[seat] = h
-        s.hands = tuple(hands)
         sizes = list(self.hand_sizes)
         sizes[seat] -= len(cards)
         s.hand_sizes = tuple(sizes)
