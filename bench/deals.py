@@ -5,9 +5,9 @@ random bot declares now and then), the declaration window, the kitty, every tric
 leads, sometimes throws, random legal follows) and the scoring, driven by
 ``shengji.bots.driver.play_match`` as the arena does (matches of up to 4 deals, new seed each).
 Rates are per CPU second of this process (``time.process_time``), so a busy shared machine
-does not skew them. Prints figures and asserts nothing. The fixed-partner two/three-deck family runs by default;
-tournament, four-deck, find-friend, five-player and three-player run when named with
-``--preset`` or with ``--all``.
+does not skew them. Prints figures and asserts nothing. The fixed-partner two/three-deck
+family runs by default; tournament, four-deck, find-friend, five-player and three-player
+run when named with ``--preset`` or with ``--all``.
 
     .venv/bin/python bench/deals.py [--seconds N] [--seed S] [--preset P] [--all] [--profile]
 """
@@ -89,7 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     names = args.preset or [*MAIN, *LATER]
     print(
-        f"shengji deal benchmark: random bots, seed {args.seed}, ~{args.seconds:g} CPU s per preset, "
+        f"shengji deal benchmark: random bots, seed {args.seed}, "
+        f"~{args.seconds:g} CPU s per preset, "
         f"Python {platform.python_version()} ({sys.implementation.name}) on "
         f"{platform.system()} {platform.machine()}, one process {pin_one_cpu()}"
     )
