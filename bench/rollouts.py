@@ -19,6 +19,8 @@ import statistics
 import time
 from collections.abc import Sequence
 
+import os
+
 from shengji.bots.registry import make_bot
 from shengji.bots.sampler import sample_hidden
 from shengji.bots.search import rollout
@@ -27,6 +29,9 @@ from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import Phase
 from shengji.core.views import DealView, view_for
+
+
+SORT = os.environ.get("SORT", "tottime")
 
 
 def positions(n: int, trick: int, seed: int) -> list[DealView]:
@@ -96,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         measure((args.policy or ["heuristic"])[0], views, args.per, args.seed)
         prof.disable()
         buf = io.StringIO()
-        pstats.Stats(prof, stream=buf).strip_dirs().sort_stats("tottime").print_stats(25)
+        pstats.Stats(prof, stream=buf).strip_dirs().sort_stats(SORT).print_stats(40)
         print(buf.getvalue())
     return 0
 
