@@ -128,3 +128,31 @@ def test_a_copy_never_shares_the_vouch_book_or_changes_the_original() -> None:
     assert snapshot(s) == before and nxt._vouched is None
     nxt.apply_in_place(LegalActions(nxt, nxt.to_act or 0).sample(random.Random(5)))
     assert snapshot(s) == before  # in place on the copy leaves the shared hands alone
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(EVERY_PRESET), seed=st.integers(0, 10**6))
+def test_vouch_accepts_exactly_the_legal_plays(name: str, seed: int) -> None:
+    """``LegalActions.vouch`` (a follow checked without copying the state) says yes exactly
+    when the reference ``is_legal`` does, for legal and for random (mostly illegal) plays."""
+    rs = PRESETS[name]
+    m = MatchState.new(rs, seed, 0)
+    rng = random.Random(seed)
+    checked = 0
+    while not m.deal.is_over and checked < 60:
+        seat = m.to_act
+        assert seat is not None
+        legal = LegalActions(m.deal, seat)
+        if legal.kind in ("follow", "lead"):
+            hand = [k for k in range(54) for _ in range(m.deal.hands[seat][k])]
+            n = len(m.deal.trick[0][1]) if m.deal.trick else rng.randint(1, 2)
+            drawn = tuple(sorted(rng.sample(hand, min(n, len(hand)))))
+            guesses = [legal.sample(rng), Play(seat, drawn), Play(seat, (rng.randrange(54),) * n),
+                       Play((seat + 1) % rs.players, (0,))]
+            for g in guesses:
+                assert isinstance(g, Play)
+                outside = Play(g.seat, g.cards)  # never vouched: checked in full
+                got = legal.vouch(outside)
+                assert (got is not None) == m.deal.is_legal(outside)
+                checked += 1
+        m, _ = m.apply_in_place(legal.sample(rng))

@@ -32,6 +32,7 @@ from shengji.core.actions import (
 from shengji.core.follow import (
     Lead,
     best_structure_key,
+    follow_refusal,
     legal_follows,
     multiset_combos,
     structure_key,
@@ -152,6 +153,24 @@ class LegalActions:
         if self.book is not None:
             self.book[id(act)] = act
         return act
+
+    def vouch(self, action: Action) -> Action | None:
+        """``action`` checked in full: None if it is not legal here, else an equal action
+        vouched for this position (the engine then applies it without checking again).
+        A follow is checked without copying the state."""
+        if self.kind == "follow" and isinstance(action, Play):
+            st, cards = self.state, action.cards
+            lead, ctx = st.lead, st.ctx
+            if action.seat != self.seat or lead is None or ctx is None:
+                return None
+            if not all(0 <= c < 54 for c in cards):
+                return None
+            if follow_refusal(lead, st.hands[self.seat], cards, ctx) is not None:
+                return None
+            return self._play(tuple(cards))
+        if action not in self:
+            return None
+        return self._play(action.cards) if isinstance(action, Play) else action
 
     def __contains__(self, action: object) -> bool:
         if self.kind == "none" or not isinstance(
