@@ -44,5 +44,5 @@ mypyc: setup-dev
 	BIN=$(abspath $(BIN)) bash scripts/build_mypyc.sh
 
 mypyc-clean:
-	rm -f src/shengji/core/*.so src/*__mypyc*.so
+	rm -f src/shengji/core/*.so src/shengji/bots/*.so src/*__mypyc*.so
 	rm -rf src/build

@@ -13,13 +13,12 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
 import random
 import statistics
 import time
 from collections.abc import Sequence
-
-import os
 
 from shengji.bots.registry import make_bot
 from shengji.bots.sampler import sample_hidden
@@ -29,7 +28,6 @@ from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import Phase
 from shengji.core.views import DealView, view_for
-
 
 SORT = os.environ.get("SORT", "tottime")
 

@@ -81,7 +81,11 @@ def play_match(
             continue
         assert actor is not None
         legal = deal.legal_actions(actor)
-        choice = bots[actor].choose(view_for(deal, actor), legal)
+        bot = bots[actor]
+        peek = getattr(bot, "peek", None)
+        if peek is not None:  # an omniscient reference bot (arena only) sees the whole deal
+            peek(deal)
+        choice = bot.choose(view_for(deal, actor), legal)
         if choice is None:
             raise RuntimeError(f"bot {bots[actor].name} at seat {actor} returned no action")
         step(choice)
