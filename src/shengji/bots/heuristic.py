@@ -171,7 +171,7 @@ class HeuristicBot:
         hidden = 0 if holder else rs.kitty_size
         odds = Odds(mem, view.hand_sizes, hidden)
         if holder and view.kitty is not None:
-            kitty_points: float = points_of(view.kitty)
+            kitty_points = float(points_of(view.kitty))
         else:
             unseen_n = sum(mem.unseen)
             unseen_pts = unseen_points(mem.unseen)

@@ -51,11 +51,12 @@ def deal_value(result: DealResult, seat: int) -> float:
     attacker points at ``POINT_WEIGHT`` each, which smooths the table's steps."""
     mine = seat in result.defenders
     ch = result.change
+    levels: float
     if ch.attackers_take_over:
         swing = ch.attacker_levels + 0.5
         levels = -swing if mine else swing
     else:
-        levels = ch.defender_levels if mine else -ch.defender_levels
+        levels = float(ch.defender_levels if mine else -ch.defender_levels)
     pts = result.attacker_points * POINT_WEIGHT
     return levels + (-pts if mine else pts)
 
