@@ -22,20 +22,21 @@ from collections.abc import Sequence
 
 from shengji.bots.registry import make_bot
 from shengji.bots.sampler import sample_hidden
-from shengji.bots.search import rollout
+from shengji.bots.search import SearchBot, rollout
 from shengji.core.determinize import state_from_view
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import Phase
+from shengji.core.state import DealState, Phase
 from shengji.core.views import DealView, view_for
 
 SORT = os.environ.get("SORT", "tottime")
 
 
-def positions(n: int, trick: int, seed: int) -> list[DealView]:
-    """``n`` views of the seat to act at the start of trick ``trick`` of seeded deals."""
+def positions(n: int, trick: int, seed: int) -> list[tuple[DealState, DealView]]:
+    """``n`` deals at the start of trick ``trick`` (seeded), with the view of the seat to
+    act."""
     rs = PRESETS["classic"]
-    out: list[DealView] = []
+    out: list[tuple[DealState, DealView]] = []
     k = 0
     while len(out) < n:
         bots = [make_bot("heuristic", f"{seed}.{k}.{s}") for s in range(rs.players)]
@@ -55,12 +56,32 @@ def positions(n: int, trick: int, seed: int) -> list[DealView]:
         if m.deal.phase is Phase.PLAYING:
             seat = m.deal.to_act
             assert seat is not None
-            out.append(view_for(m.deal, seat))
+            out.append((m.deal, view_for(m.deal, seat)))
     return out
 
 
 def measure(policy: str, views: Sequence[DealView], per: int, seed: int) -> list[float]:
     """CPU ms of each rollout (``per`` worlds at each view)."""
+    return _measure(policy, views, per, seed)
+
+
+def search_rates(where: Sequence[tuple[DealState, DealView]], think_ms: float) -> str:
+    """Worlds and rollouts per CPU second of ``search:<think_ms>`` decisions at ``where``."""
+    worlds = rollouts = 0
+    cpu = 0.0
+    for k, (deal, view) in enumerate(where):
+        bot = SearchBot(seed=k, think_ms=think_ms)
+        assert view.seat is not None
+        bot.choose(view, deal.legal_actions(view.seat))
+        for w, r, c in bot.stats:
+            worlds, rollouts, cpu = worlds + w, rollouts + r, cpu + c
+    n = len(where)
+    return (f"search:{think_ms:g} over {n} decisions: {worlds / n:.1f} worlds and "
+            f"{rollouts / n:.1f} rollouts per decision, {cpu / n * 1000:.0f} ms CPU each; "
+            f"{worlds / cpu:.0f} worlds/s, {rollouts / cpu:.0f} rollouts/s")
+
+
+def _measure(policy: str, views: Sequence[DealView], per: int, seed: int) -> list[float]:
     rng = random.Random(seed)
     bots = [make_bot(policy, f"{seed}.{s}") for s in range(4)]
     times: list[float] = []
@@ -82,8 +103,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--policy", action="append", help="rollout policy (repeatable)")
     parser.add_argument("--profile", action="store_true", help="profile the first policy")
+    parser.add_argument("--search", type=float, default=0.0,
+                        help="also run search:<ms> decisions at the positions: worlds/s")
     args = parser.parse_args(argv)
-    views = positions(args.positions, args.trick, args.seed)
+    where = positions(args.positions, args.trick, args.seed)
+    views = [v for _d, v in where]
     print(f"rollouts from trick {args.trick} of classic deals: {len(views)} positions x "
           f"{args.per} worlds; CPU ms per rollout")
     print(f"{'policy':<12} {'n':>4} {'mean':>7} {'median':>7} {'p95':>7} {'rollouts/s':>10}")
@@ -93,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         mean = statistics.fmean(t)
         print(f"{policy:<12} {len(t):>4} {mean:>7.2f} {statistics.median(t):>7.2f} "
               f"{p95:>7.2f} {1000 / mean:>10.0f}")
+    if args.search:
+        print(search_rates(where, args.search))
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
