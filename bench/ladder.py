@@ -32,13 +32,14 @@ def rung_file(out: Path, rung: str) -> Path:
     return out / (rung.replace(":", "-") + ".jsonl")
 
 
-def run(rung: str, pairs: int, seed: int, out: Path) -> None:
-    """Play the pairs of ``rung`` not played yet (by index), appending each one."""
+def run(rung: str, pairs: int, seed: int, out: Path, first: int = 0) -> None:
+    """Play the pairs ``first``..``pairs - 1`` of ``rung`` not played yet (by index),
+    appending each one (several processes may share a rung with disjoint ranges)."""
     path = rung_file(out, rung)
     done = {json.loads(line)["i"] for line in path.read_text().splitlines()} \
         if path.exists() else set()
     with path.open("a") as f:
-        for i in range(pairs):
+        for i in range(first, pairs):
             if i in done:
                 continue
             r = play_pair(PRESETS["classic"], rung, BASE, f"{seed}.{i}")
@@ -101,13 +102,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=300)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--first", type=int, default=0,
+                        help="start at this pair index (to split a rung over processes)")
     parser.add_argument("--report", action="store_true", help="summarise and draw only")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     rungs = [r.strip() for r in args.rungs.split(",") if r.strip()]
     if not args.report:
         for rung in rungs:
-            run(rung, args.pairs, args.seed, args.out)
+            run(rung, args.pairs, args.seed, args.out, args.first)
     rows = []
     known = sorted(p.stem for p in args.out.glob("*.jsonl"))
     for stem in known:
