@@ -15,7 +15,11 @@ from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.registry import LEVELS, BotSpec, bot_factory, bot_names, make_bot, parse_bot_spec
 from shengji.bots.search import SearchBot
 from shengji.cli.main import build_parser
+from shengji.core.actions import Action
+from shengji.core.legal import LegalActions
 from shengji.core.ruleset import PRESETS
+from shengji.core.state import DealState
+from shengji.core.views import DealView
 from shengji.server.validate import server_bot
 
 
@@ -53,12 +57,21 @@ def test_shengji_play_refuses_cheat() -> None:
 def test_the_arena_makes_cheat_and_it_sees_the_deal() -> None:
     bot = bot_factory("cheat")(1)
     assert isinstance(bot, CheatBot)
-    seen: list[object] = []
-    peek = bot.peek
-    bot.peek = lambda deal: (seen.append(deal), peek(deal))  # type: ignore[method-assign]
+    seen: list[DealState] = []
+
+    class Spy:  # wraps (a compiled CheatBot cannot be patched or subclassed)
+        name = "cheat"
+
+        def peek(self, deal: DealState) -> None:
+            seen.append(deal)
+            bot.peek(deal)
+
+        def choose(self, view: DealView, legal: LegalActions) -> Action | None:
+            return bot.choose(view, legal)
+
     others = [HeuristicBot(k) for k in range(4)]
-    state, _ = play_match(PRESETS["one-deck"], [bot, others[1], others[2], others[3]], seed=4,
-                          deals=1)
+    state, _ = play_match(PRESETS["one-deck"], [Spy(), others[1], others[2], others[3]],
+                          seed=4, deals=1)
     assert len(state.history) == 1 and seen
 
 
