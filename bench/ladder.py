@@ -62,7 +62,7 @@ def summary(out: Path, rung: str) -> dict[str, Any] | None:
 
 def svg(rows: Sequence[dict[str, Any]]) -> str:
     """A hand-drawn chart: signed levels per deal against ``heuristic``, 95% intervals."""
-    w, row_h, left, right = 640, 34, 150, 40
+    w, row_h, left, right = 780, 34, 150, 200
     h = 60 + row_h * len(rows)
     lo = min([-0.5, *(r["signed_levels_per_deal"]["lo"] for r in rows)])
     hi = max([0.5, *(r["signed_levels_per_deal"]["hi"] for r in rows)])
@@ -73,9 +73,10 @@ def svg(rows: Sequence[dict[str, Any]]) -> str:
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
            f'font-family="sans-serif" font-size="12">',
            f'<rect width="{w}" height="{h}" fill="white"/>',
-           f'<text x="{left}" y="18" font-weight="bold">Signed levels per deal against '
-           f'heuristic (duplicate, classic, 95% intervals)</text>',
-           f'<line x1="{x(0):.1f}" y1="28" x2="{x(0):.1f}" y2="{h - 24}" stroke="#888"/>']
+           '<text x="10" y="18" font-weight="bold">Signed levels per deal against '
+           'heuristic (duplicate, classic, 95% intervals)</text>',
+           f'<line x1="{x(0):.1f}" y1="28" x2="{x(0):.1f}" y2="{h - 24}" stroke="#888"/>',
+           f'<text x="{x(0) + 4:.1f}" y="36" fill="#666">heuristic</text>']
     for v in (lo, 0.0, hi):
         out.append(f'<text x="{x(v):.1f}" y="{h - 8}" text-anchor="middle">{v:+.2f}</text>')
     for k, r in enumerate(rows):
