@@ -178,6 +178,10 @@ def think_ms(text: str | float, what: str = "--think-ms") -> float:
     return value
 
 
+_BUILT_IN = BOTS.keys() | ARENA_ONLY.keys() | LEVELS.keys()
+"""Names (before any ``:``) that are no plug-in: bots, arena-only bots, player levels."""
+
+
 def bot_factory(name: str, allow_import: bool = False) -> BotFactory:
     """The factory of bot ``name`` (any case); ``ValueError`` naming the known bots, or
     what is wrong with the parameters, if it is refused (``parse_bot_spec``). It also makes
@@ -186,7 +190,7 @@ def bot_factory(name: str, allow_import: bool = False) -> BotFactory:
     Names not built in are looked up as plug-ins (``bots/plugins.py``): installed entry
     points, and ``package.module:Class`` import paths when ``allow_import``.
     """
-    if name.strip().lower().partition(":")[0] not in BOTS.keys() | ARENA_ONLY.keys():
+    if name.strip().lower().partition(":")[0] not in _BUILT_IN:
         from shengji.bots import plugins
 
         found = plugins.find(name, allow_import)
