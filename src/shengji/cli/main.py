@@ -172,6 +172,13 @@ def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(func=_replay)
 
 
+def _protocol_schema(_args: argparse.Namespace) -> int:
+    from shengji.server.wire_schema import schema_text
+
+    print(schema_text())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -183,6 +190,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_judge)
     p = sub.add_parser("demo", help="show the rules engine at work on a few examples")
     p.set_defaults(func=_demo)
+    p = sub.add_parser(
+        "protocol-schema",
+        help="print the server protocol's JSON Schema (generated from its messages)",
+    )
+    p.set_defaults(func=_protocol_schema)
     _add_arena(sub)
     _add_ladder(sub)
     _add_replay(sub)
