@@ -17,7 +17,13 @@ from typing import TextIO
 
 from shengji.bots.base import Bot
 from shengji.bots.driver import play_match
-from shengji.bots.registry import bot_factory, make_bot, with_think_ms
+from shengji.bots.registry import (
+    ARENA_ONLY,
+    bot_factory,
+    make_bot,
+    parse_bot_spec,
+    with_think_ms,
+)
 from shengji.cli.replay import Narrator
 from shengji.core.actions import Action, Bid, Bury, CallFriend, Declare, NameTrump, Pass, Play
 from shengji.core.cards import cards_str, parse_cards, parse_trump, trump_str
@@ -214,7 +220,12 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
         options = json.loads(args.options) if args.options else None
         ruleset = preset(args.preset, options)
         args.bots = with_think_ms([args.bots], getattr(args, "think_ms", None))[0]
-        bot_factory(args.bots, allow_import=True)
+        try:
+            parse_bot_spec(args.bots)  # a table's check: levels yes, the arena-only cheat no
+        except ValueError:
+            if args.bots.strip().lower().partition(":")[0] in ARENA_ONLY:
+                raise
+            bot_factory(args.bots, allow_import=True)  # a plug-in (entry point, import path)
     except (ShengjiError, ValueError) as e:
         err.write(f"shengji play: error: {e}\n")
         return 2
