@@ -332,6 +332,8 @@ class Room:
                         if isinstance(msg, wire.Welcome):  # presence follows its welcome
                             c.welcomed = True
                             self._presence_soon()
+                if isinstance(msg, UpdateEntry):
+                    msg.cache.clear()  # sent: the backlog keeps the entry, not its bytes
             case Replay(conn=conn_id, seat=seat, after=after):
                 c = self.conns.get(conn_id)
                 if c is not None:
