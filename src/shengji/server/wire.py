@@ -23,7 +23,7 @@ import msgspec
 from shengji.core.actions import Action
 from shengji.core.bidding import Declaration
 from shengji.core.cards import RANKS, card_str, cards_str, points, trump_str
-from shengji.core.display import TableFacts
+from shengji.core.display import SUIT_NAMES, TableFacts
 from shengji.core.events import Event
 from shengji.core.state import DealResult
 from shengji.core.views import DealView
@@ -265,6 +265,14 @@ class GameView(msgspec.Struct, kw_only=True):
     """Attacker points that win the deal for them (the bid target in 竞标; null until bid)."""
     penalty_points: int = 0
     """Attacker points not on ``point_cards`` nor from the kitty: failed-throw penalties."""
+    # issue 14: how the hand falls into suits, and the played-cards panel (记牌器)
+    hand_groups: list[int] = msgspec.field(default_factory=list)
+    """The sizes of ``hand``'s runs of one effective suit, in order (trumps first): a client
+    may reorder whole groups (trumps on the right) without knowing any card's suit."""
+    played: list[dict[str, Any]] = msgspec.field(default_factory=list)
+    """Per effective suit, trumps first: ``{"suit": "T"|"S"|"H"|"D"|"C", "cards": "BJ SA SA",
+    "unseen": 10}``: the cards of it played so far this deal, in display order, and how many
+    of it this seat has not seen (neither played nor in its hand, nor in a kitty it buried)."""
 
 
 class DealSummary(msgspec.Struct, kw_only=True):
@@ -584,6 +592,11 @@ def render_view(
         out.teams = list(facts.teams)
         out.goal = facts.goal
         out.penalty_points = facts.penalty_points
+        out.hand_groups = list(facts.hand_groups)
+        out.played = [
+            {"suit": SUIT_NAMES[g.suit], "cards": cards_str(g.cards), "unseen": g.unseen}
+            for g in facts.played
+        ]
     return out
 
 
