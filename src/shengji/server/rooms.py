@@ -27,7 +27,15 @@ import msgspec
 
 from shengji.bots.base import Bot
 from shengji.bots.registry import bot_factory, make_bot
-from shengji.core.actions import SYSTEM, Action, Deal, parse_action
+from shengji.core.actions import (
+    SYSTEM,
+    Action,
+    Deal,
+    MatchAction,
+    Redeal,
+    parse_action,
+    parse_match_action,
+)
 from shengji.core.cards import RANKS
 from shengji.core.display import fixed_teams
 from shengji.core.errors import NotationError, ShengjiError
@@ -53,6 +61,7 @@ from shengji.server.stakes import (
 )
 from shengji.server.storage import Player, Store
 from shengji.server.table_view import deal_summary, finished_deal, game_view
+from shengji.server.votes import DealVote
 from shengji.server.wire import action_text
 from shengji.server.write_faults import DurableWrites, WritesStopped
 
@@ -295,6 +304,8 @@ class Room:
         self.unattended_since: float | None = None
         """Since when nobody is connected (server/expiry.py closes a room left so)."""
         self.closed = False
+        self.vote: DealVote | None = None
+        """The open proposal to deal the current deal again (issue 14; server/votes.py)."""
 
     # ------------------------------------------------------------------ state in the DB
 
@@ -326,7 +337,7 @@ class Room:
         if room.status == "playing":
             m = MatchState.new(room.ruleset, room.match_seed())
             for text in actions:
-                m, _ = m.apply_in_place(parse_action(text))  # nobody else holds it yet
+                m, _ = m.apply_in_place(parse_match_action(text))  # nobody else holds it yet
             room.match = m
             room.actions = list(actions)
             room.version = len(actions)
@@ -639,6 +650,8 @@ class Room:
                     conn.send(e.data_for(conn.seat))
         else:
             conn.send(self._snapshot(conn.seat))
+        if self.vote is not None and self.vote.status == "open":
+            conn.send(self._vote_msg(self.vote))
         self._presence()
 
     def _on_gone(self, conn: Conn) -> None:
@@ -695,6 +708,12 @@ class Room:
             await self._on_nudge(conn)
         elif isinstance(msg, wire.Leave):
             await self._on_leave(conn)
+        elif isinstance(msg, wire.ResetDeal):
+            await self._on_reset_deal(conn)
+        elif isinstance(msg, wire.Vote):
+            await self._on_vote(conn, msg.yes)
+        elif isinstance(msg, wire.EndMatch):
+            await self._on_end_match(conn)
         else:
             self._error(conn, "bad-message", f"{type(msg).__name__.lower()} is not expected now")
 
@@ -916,6 +935,91 @@ class Room:
             await self._emit_room()
         conn.close()
 
+    # ------------------------------------------------------------------ the owner's table
+    # Issue 14: the owner may have the current deal dealt again by vote, or end the match
+    # early. Three small handlers on top of ``_apply`` and ``_finish_match``.
+
+    def _vote_msg(self, vote: DealVote) -> bytes:
+        return wire.encode(wire.VoteMsg(seq=self.seq, **vote.wire()))
+
+    def _send_vote(self, vote: DealVote) -> None:
+        data = self._vote_msg(vote)
+        for c in list(self.conns):
+            c.send(data)
+
+    def _current_vote(self) -> DealVote | None:
+        """The open vote, made void if its deal (or match) is over."""
+        vote, m = self.vote, self.match
+        if vote is None or vote.status != "open":
+            return None
+        if m is None or vote.match_no != self.match_no or vote.deal_no != m.deal.deal_no:
+            vote.void()
+            self._send_vote(vote)
+            self.vote = None
+            return None
+        return vote
+
+    async def _on_reset_deal(self, conn: Conn) -> None:
+        """The owner proposes to deal the current deal again; the seated players vote."""
+        if not self._owner_only(conn, "reset a deal"):
+            return
+        m = self.match
+        if m is None or self.status != "playing" or m.is_over:
+            self._error(conn, "wrong-phase", "no deal is being played")
+            return
+        if self._current_vote() is not None:
+            self._error(conn, "wrong-phase", "a vote on resetting this deal is already open")
+            return
+        now = self._now()
+        voters = tuple(
+            i
+            for i, s in enumerate(self.seats)
+            if s.kind == "human" and not self.bot_controls(i, now)
+        )
+        vote = DealVote.open(self.match_no, m.deal.deal_no, conn.player.name, conn.seat, voters)
+        self.vote = vote
+        self._send_vote(vote)
+        if vote.status == "passed":
+            await self._redeal()
+
+    async def _on_vote(self, conn: Conn, yes: bool) -> None:
+        """A seated player's answer to the open proposal."""
+        vote = self._current_vote()
+        if vote is None:
+            self._error(conn, "wrong-phase", "there is no open vote")
+            return
+        if conn.seat is None or conn.seat not in vote.voters:
+            self._error(conn, "not-seated", "only the seated players vote")
+            return
+        status = vote.answer(conn.seat, yes)
+        self._send_vote(vote)
+        if status == "passed":
+            await self._redeal()
+        elif status != "open":
+            self.vote = None
+
+    async def _redeal(self) -> None:
+        """Deal the current deal again (the vote passed): a logged ``redeal`` action."""
+        self.vote = None
+        ok, _ = await self._apply(Redeal(), None)
+        if ok:
+            self.bot_objs = {}  # bots forget the old cards
+            self.next_deal_at = self._now()
+            self.pause_until = 0.0
+
+    async def _on_end_match(self, conn: Conn) -> None:
+        """The owner ends the match now; the record keeps what was played."""
+        if not self._owner_only(conn, "end the match"):
+            return
+        if self.match is None or self.status != "playing":
+            self._error(conn, "wrong-phase", "no match is being played")
+            return
+        if self.vote is not None:
+            self.vote.void()
+            self._send_vote(self.vote)
+            self.vote = None
+        await self._finish_match(early=True)
+
     # ------------------------------------------------------------------ seats and matches
 
     def _seat_of(self, player_id: str) -> int | None:
@@ -965,7 +1069,7 @@ class Room:
             return False
         return m.is_over or (self.max_deals is not None and len(m.history) >= self.max_deals)
 
-    async def _finish_match(self) -> None:
+    async def _finish_match(self, early: bool = False) -> None:
         m = self.match
         assert m is not None
         result = record_result(m)
@@ -993,7 +1097,7 @@ class Room:
         self.absent_since.clear()
         self.seq += 1
         await self._emit(
-            wire.MatchOver(seq=self.seq, game=gid, result=result),
+            wire.MatchOver(seq=self.seq, game=gid, result=result, early=early),
             "match_over",
             json.dumps({"game": gid}),
             persist=True,
@@ -1028,7 +1132,7 @@ class Room:
             seat_levels=self._seat_levels(),
         )
 
-    async def _apply(self, action: Action, conn: Conn | None) -> tuple[bool, list[Event]]:
+    async def _apply(self, action: MatchAction, conn: Conn | None) -> tuple[bool, list[Event]]:
         """Check, log (before anyone hears of it), then broadcast one game action."""
         m = self.match
         assert m is not None
@@ -1062,7 +1166,7 @@ class Room:
         self.applied += 1
         self.actions.append(text)
         rendered = [(e.audience, wire.render_event(e)) for e in events]
-        if any(isinstance(e, DealEnded) for e in events):
+        if any(isinstance(e, DealEnded) for e in events) and not isinstance(action, Redeal):
             summary = deal_summary(finished_deal(m, action, new), new)
             for _, ev in rendered:
                 if ev["type"] == "deal_ended":

@@ -129,6 +129,22 @@ class Leave(ClientMsg, tag="leave"):
     """Leave the room (a seat in a running match is played by a bot until retaken)."""
 
 
+class ResetDeal(ClientMsg, tag="reset_deal"):
+    """v2, issue 14, the room's owner: propose to deal the current deal again; the seated
+    players vote (``vote``) and it is dealt again when all agree (server/votes.py)."""
+
+
+class Vote(ClientMsg, tag="vote"):
+    """v2, issue 14: my seat's answer to the open proposal (``reset_deal``)."""
+
+    yes: bool
+
+
+class EndMatch(ClientMsg, tag="end_match"):
+    """v2, issue 14, the room's owner: end the match now; its record is kept as it stands
+    (the deals finished so far, the current one unfinished)."""
+
+
 ClientMessage = (
     Hello
     | Sit
@@ -145,6 +161,9 @@ ClientMessage = (
     | Nudge
     | Ping
     | Leave
+    | ResetDeal
+    | Vote
+    | EndMatch
 )
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
@@ -398,6 +417,23 @@ class MatchOver(ServerMsg, tag="match_over"):
 
     game: int
     result: dict[str, Any]
+    early: bool = False
+    """v2, issue 14: the owner ended it before a side won (``end_match``)."""
+
+
+class VoteMsg(ServerMsg, tag="vote"):
+    """v2, issue 14: a proposal and its answers so far (not logged: ``seq`` is the current
+    one); sent when it opens, at each answer and when it closes, and to a client that joins
+    while it is open. ``status``: ``open``, ``passed`` (the deal is dealt again), ``refused``
+    or ``void`` (that deal is over)."""
+
+    what: str
+    match_no: int
+    deal_no: int
+    by: str
+    voters: list[int]
+    votes: list[bool | None]
+    status: str
 
 
 class Settled(ServerMsg, tag="settled"):
