@@ -1,29 +1,54 @@
-"""``shengji serve`` says which URL to open before it starts listening."""
+"""``shengji serve`` says which URL to open once the port is bound and the server is ready."""
 
 from __future__ import annotations
 
-import argparse
-from typing import Any
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
-import pytest
-import uvicorn
+import httpx
 
-from shengji.cli.serve import add_serve, browser_url, serve
+from shengji.cli.serve import browser_url
 
 
-def test_serve_prints_the_url_to_open(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: object
-) -> None:
-    ran: dict[str, Any] = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: ran.update(kw))
-    parser = argparse.ArgumentParser()
-    add_serve(parser.add_subparsers())
-    args = parser.parse_args(["serve", "--port", "9123", "--data-dir", str(tmp_path)])
-    assert serve(args) == 0
-    assert capsys.readouterr().out == "open http://127.0.0.1:9123/ in a browser\n"
-    assert ran["port"] == 9123
+def test_serve_prints_the_url_once_it_listens(tmp_path: Path) -> None:
+    """Port 0: the URL names the port actually taken, and it answers at once."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shengji", "serve", "--port", "0", "--data-dir", str(tmp_path),
+         "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        m = re.fullmatch(r"open (http://127\.0\.0\.1:(\d+)/) in a browser\n", line)
+        assert m is not None and int(m.group(2)) > 0, line
+        assert httpx.get(m.group(1) + "healthz", timeout=5).json()["ok"] is True
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
 
 
 def test_browser_url_for_wildcard_hosts() -> None:
     assert browser_url("0.0.0.0", 8765) == "http://127.0.0.1:8765/"
     assert browser_url("example.org", 80) == "http://example.org:80/"
+
+
+def test_environment_port_is_checked_like_the_flag(tmp_path: Path) -> None:
+    env = dict(os.environ, SHENGJI_PORT="eighty")
+    done = subprocess.run(
+        [sys.executable, "-m", "shengji", "serve", "--data-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "SHENGJI_PORT" in done.stderr

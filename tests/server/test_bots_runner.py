@@ -10,9 +10,9 @@ from shengji.core.actions import Deal
 from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState
+from shengji.core.state import DealState, Phase
 from shengji.core.views import DealView
-from shengji.server.bots_runner import BotRunner
+from shengji.server.bots_runner import BotRunner, think
 
 
 class SlowBot:
@@ -60,3 +60,62 @@ def test_process_pool_bots_keep_their_state() -> None:
 
     asyncio.run(go())
     runner.close()
+
+
+def _playing(preset: str = "classic") -> DealState:
+    """A deal in its playing phase (random bots declared and buried)."""
+    from shengji.bots.driver import play_match
+
+    seen: list[DealState] = []
+
+    def keep(_a: object, state: MatchState, _e: object) -> None:
+        if not seen and state.deal.phase is Phase.PLAYING:
+            seen.append(state.deal)
+
+    play_match(PRESETS[preset], [RandomBot(i) for i in range(4)], 5, deals=1, on_action=keep)
+    return seen[0]
+
+
+def test_a_search_bot_with_an_endless_budget_frees_its_worker_at_the_budget() -> None:
+    """`search:1e12` is refused by name now, but a bot object with a budget that never ends
+    (here a billion worlds) still returns by the runner's deadline and frees the worker."""
+    from shengji.bots.search import SearchBot
+
+    deal = _playing()
+    seat = deal.to_act
+    assert seat is not None and seat >= 0
+    runner = BotRunner("thread", 1, budget_s=0.4)  # one worker: a held one would show
+
+    async def go() -> None:
+        start = time.monotonic()
+        action, _ = await runner.choose(SearchBot(1, samples=10**9), deal, seat)
+        first = time.monotonic() - start
+        assert action is not None and deal.is_legal(action)
+        assert first < 1.0
+        start = time.monotonic()
+        action, _ = await runner.choose(RandomBot(2), deal, seat)  # the worker is free
+        assert time.monotonic() - start < 0.3
+        assert action is not None and deal.is_legal(action)
+
+    asyncio.run(go())
+    runner.close()
+
+
+def test_a_think_that_starts_after_its_deadline_returns_at_once() -> None:
+    deal = _playing()
+    seat = deal.to_act
+    assert seat is not None
+    action, _ = think(SlowBot(), deal, seat, deadline=time.monotonic() - 1)
+    assert action is None  # the runner has given up on it already: no work is done
+
+
+def test_the_deadline_is_lifted_after_the_think() -> None:
+    from shengji.bots.search import SearchBot
+
+    deal = _playing()
+    seat = deal.to_act
+    assert seat is not None
+    bot = SearchBot(1, samples=2, rollout="random")
+    action, after = think(bot, deal, seat, deadline=time.monotonic() + 5)
+    assert action is not None and deal.is_legal(action)
+    assert isinstance(after, SearchBot) and after.deadline is None

@@ -68,4 +68,5 @@ def test_settings_from_environment_and_flags(monkeypatch: pytest.MonkeyPatch) ->
         "postgresql+asyncpg://u@h/db"
     )
     args = build_parser().parse_args(["serve", "--port", "9000", "--data-dir", "/tmp/x"])
-    assert args.port == 9000 and args.data_dir == "/tmp/x" and args.host is None
+    assert args.port == "9000" and args.data_dir == "/tmp/x" and args.host is None
+    assert Settings(port=args.port).port == 9000  # flags are checked by the settings

@@ -52,6 +52,7 @@ def test_check_is_a_dry_run_and_hints_come_from_the_named_bot(server: str) -> No
         "ok": False,
         "code": "wrong-phase",
         "message": "no match is being played",
+        "note": None,
     }
     c.send({"t": "ready", "v": 1})
     # play until it is my turn in the tricks
@@ -68,7 +69,9 @@ def test_check_is_a_dry_run_and_hints_come_from_the_named_bot(server: str) -> No
     hint = c.wait(lambda m: m["t"] == "hint")["action"]
     assert hint.startswith("play ")
     good, bad, junk = _checked(c, [hint, "play BJ BJ BJ", "fly away"])
+    note = good.pop("note")
     assert good == {"action": hint, "ok": True, "code": None, "message": None}
+    assert note in (None, "throw")  # a throw is checked against the other hands when played
     assert not bad["ok"] and bad["code"] in ("not-in-hand", "wrong-count", "bad-notation")
     assert not junk["ok"] and junk["code"] == "bad-notation" and junk["message"]
     # nothing happened: the same turn is still mine, and no sequence number was taken

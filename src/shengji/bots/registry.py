@@ -19,7 +19,9 @@ number of sampled worlds instead of a time budget, which makes it deterministic 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from shengji.bots.base import Bot
 
@@ -59,44 +61,98 @@ def bot_names() -> list[str]:
     return sorted(BOTS)
 
 
-def bot_factory(name: str) -> BotFactory:
-    """The factory of bot ``name`` (any case); ``ValueError`` naming the known bots if none."""
+MAX_THINK_MS = 60_000.0
+"""Longest think time a ``search:<ms>`` spec may ask for (one minute a decision)."""
+MAX_WORLDS = 10_000
+"""Most sampled worlds a ``search:<n>w`` spec may ask for."""
+MAX_SPEC_LENGTH = 40
+"""Longest bot spec accepted (``search:1500:heuristic`` is 21 characters)."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A parsed bot name: ``parse_bot_spec("search:200:random")`` is
+    ``BotSpec("search", 200.0, None, "random")``; budgets are finite and bounded."""
+
+    base: str
+    think_ms: float | None = None
+    """Time budget per decision (``search`` only; None: the bot's default)."""
+    samples: int | None = None
+    """Fixed number of sampled worlds instead of a time budget (``search:16w``)."""
+    rollout: str | None = None
+    """Rollout policy of ``search`` (``random`` or ``heuristic``)."""
+
+
+def parse_bot_spec(name: str) -> BotSpec:
+    """Parse and check a bot name; ``ValueError`` with a clear message if it is refused.
+
+    >>> parse_bot_spec("Search:16w").samples
+    16
+    >>> parse_bot_spec("search:inf")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: search think time must be ... ms in (0, 60000], not 'inf'; use search:<think ms>...
+    """
+    if not isinstance(name, str) or len(name) > MAX_SPEC_LENGTH:
+        raise ValueError(f"a bot name is at most {MAX_SPEC_LENGTH} characters")
     base, _, params = name.strip().lower().partition(":")
-    factory = BOTS.get(base)
-    if factory is None:
+    if base not in BOTS:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(bot_names())}")
     if not params:
-        return factory
+        return BotSpec(base)
     if base != "search":
         raise ValueError(f"bot {base!r} takes no parameters (got {name!r})")
     think, _, rollout = params.partition(":")
-    usage = f"search:<think ms>|<worlds>w[:random|heuristic], not {name!r}"
-    samples: int | None = None
+    usage = f"; use search:<think ms>|<worlds>w[:random|heuristic], not {name!r}"
+    if rollout and rollout not in ("random", "heuristic"):
+        raise ValueError(f"search rollouts are random or heuristic{usage}")
+    if think.endswith("w"):
+        digits = think[:-1]
+        if not digits.isdigit() or not 1 <= int(digits) <= MAX_WORLDS:
+            raise ValueError(f"search worlds must be 1..{MAX_WORLDS}{usage}")
+        return BotSpec(base, None, int(digits), rollout or None)
     try:
-        if think.endswith("w"):
-            samples = int(think[:-1])
-            think_ms = 1000.0
-        else:
-            think_ms = float(think)
+        return BotSpec(base, think_ms(think, "search think time"), None, rollout or None)
+    except ValueError as e:
+        raise ValueError(f"{e}{usage}") from None
+
+
+def think_ms(text: str | float, what: str = "--think-ms") -> float:
+    """A think time in ms: finite, above 0 and at most ``MAX_THINK_MS``.
+
+    >>> think_ms("250")
+    250.0
+    """
+    try:
+        value = float(text)
     except ValueError:
-        raise ValueError(usage) from None
-    if (
-        think_ms <= 0
-        or (samples is not None and samples < 1)
-        or (rollout and rollout not in ("random", "heuristic"))
-    ):
-        raise ValueError(usage)
-    return lambda seed: _search(seed, think_ms, rollout or "heuristic", samples)
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= MAX_THINK_MS):
+        raise ValueError(
+            f"{what} must be a number of ms in (0, {MAX_THINK_MS:g}], not {str(text)[:20]!r}"
+        )
+    return value
 
 
-def with_think_ms(names: list[str], think_ms: float | None) -> list[str]:
-    """``names`` with every plain ``search`` given ``think_ms`` per decision (``--think-ms``);
+def bot_factory(name: str) -> BotFactory:
+    """The factory of bot ``name`` (any case); ``ValueError`` naming the known bots, or
+    what is wrong with the parameters, if it is refused (``parse_bot_spec``)."""
+    spec = parse_bot_spec(name)
+    factory = BOTS[spec.base]
+    if spec == BotSpec(spec.base):  # no parameters
+        return factory
+    think = 1000.0 if spec.think_ms is None else spec.think_ms
+    rollout, samples = spec.rollout or "heuristic", spec.samples
+    return lambda seed: _search(seed, think, rollout, samples)
+
+
+def with_think_ms(names: list[str], think: float | None) -> list[str]:
+    """``names`` with every plain ``search`` given ``think`` ms per decision (``--think-ms``);
     names that set their own budget are left alone."""
-    if think_ms is None:
+    if think is None:
         return list(names)
-    if think_ms <= 0:
-        raise ValueError(f"--think-ms must be above 0, not {think_ms:g}")
-    return [f"search:{think_ms:g}" if n.strip().lower() == "search" else n for n in names]
+    think = think_ms(think)
+    return [f"search:{think:g}" if n.strip().lower() == "search" else n for n in names]
 
 
 def make_bot(name: str, seed: int | str) -> Bot:

@@ -6,7 +6,8 @@ picks the candidate with the best mean deal value for its side (levels, then poi
 Other phases (declaring, burying) are left to the heuristic bot, whose choice is also
 always the first candidate. A time budget
 (``think_ms``) bounds each decision; ``samples`` fixes the number of worlds instead, which
-makes it deterministic for a seed.
+makes it deterministic for a seed; a hard ``deadline`` (set by the server's bot runner) stops
+either.
 
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.bots.driver import play_match
@@ -18,6 +19,7 @@ makes it deterministic for a seed.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -96,12 +98,19 @@ class SearchBot:
         """Decisions searched (more than one candidate)."""
         self.overruled = 0
         """Decisions where the search left the policy's choice."""
+        self.deadline: float | None = None
+        """A hard stop (a ``time.monotonic()`` value) set by whoever runs the bot (the
+        server's bot runner): no world is started that would end past it, whatever
+        ``think_ms`` or ``samples`` say."""
 
     def choose(self, view: DealView, legal: LegalActions) -> Action | None:
         """Search in the play phase; otherwise play as the rollout policy would."""
         if view.phase is not Phase.PLAYING or view.seat is None:
             return self.policy.choose(view, legal)
-        deadline = time.perf_counter() + self.think_ms / 1000
+        deadline = math.inf if self.samples is not None else self.think_ms / 1000
+        deadline += time.monotonic()
+        if self.deadline is not None:
+            deadline = min(deadline, self.deadline)
         candidates = self.candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
@@ -110,21 +119,21 @@ class SearchBot:
         diff2 = [0.0] * n
         active = list(range(n))
         worlds = 0
-        timed = self.samples is None
+        timed = deadline < math.inf
         slowest = 0.0  # the longest rollout so far: none is started that would overrun
         while len(active) > 1 and not (self.samples is not None and worlds >= self.samples):
-            if timed and time.perf_counter() + slowest * len(active) >= deadline:
+            if timed and time.monotonic() + slowest * len(active) >= deadline:
                 break  # a world only counts when every active candidate was played in it
             hands, kitty = sample_hidden(view, self.rng)
             values: dict[int, float] = {}
             for i in active:
-                start = time.perf_counter()
+                start = time.monotonic()
                 if timed and start + slowest >= deadline:
                     break
                 world = state_from_view(view, hands, kitty)
                 world.apply_in_place(candidates[i])
                 values[i] = deal_value(rollout(world, self.players), view.seat)
-                slowest = max(slowest, time.perf_counter() - start)
+                slowest = max(slowest, time.monotonic() - start)
             if len(values) < len(active):
                 break
             worlds += 1

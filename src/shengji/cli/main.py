@@ -1,4 +1,5 @@
-"""The ``shengji`` command: ``judge``, ``demo``, ``arena``, ``replay`` and ``play``.
+"""The ``shengji`` command: ``judge``, ``demo``, ``arena``, ``replay``, ``play``, ``serve``
+and ``rooms`` (server admin).
 
 >>> build_parser().parse_args(["replay", "game.json", "--lang", "zh"]).lang
 'zh'
@@ -45,6 +46,12 @@ def _serve(args: argparse.Namespace) -> int:
     from shengji.cli.serve import serve
 
     return serve(args)
+
+
+def _rooms(args: argparse.Namespace) -> int:
+    from shengji.cli.rooms_admin import rooms_command
+
+    return rooms_command(args, sys.stdout, sys.stderr)
 
 
 def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -114,6 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_replay(sub)
     _add_serve(sub)
     _add_play(sub)
+    _add_rooms(sub)
     return parser
 
 
@@ -143,6 +151,12 @@ def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     from shengji.cli.serve import add_serve
 
     add_serve(sub).set_defaults(func=_serve)
+
+
+def _add_rooms(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from shengji.cli.rooms_admin import add_rooms
+
+    add_rooms(sub).set_defaults(func=_rooms)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

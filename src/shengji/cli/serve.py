@@ -4,18 +4,34 @@ Flags override ``SHENGJI_*`` environment variables, which override the defaults:
 
     shengji serve --host 127.0.0.1 --port 8765 --data-dir ./data
     SHENGJI_DEAL_PACING_S=0 shengji serve --database-url postgresql+asyncpg://u:p@db/shengji
+
+Start-up failures (a bad flag, an unusable data dir or database, a data dir another server
+holds, a port in use) are one line on stderr and a non-zero exit (cli/startup_errors.py);
+the URL is printed only once the port is bound and the rooms are restored.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+import asyncio
+import os
+import signal
+import socket
+import sys
+import traceback
+from types import FrameType
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from shengji.server.datadir_lock import DataDirLock
+    from shengji.server.settings import Settings
 
 
 def add_serve(
     sub: argparse._SubParsersAction[argparse.ArgumentParser],
 ) -> argparse.ArgumentParser:
-    """The ``serve`` subcommand's flags (the caller sets its function)."""
+    """The ``serve`` subcommand's flags (the caller sets its function). Values are checked
+    by the settings, so a bad one is reported in one line (cli/startup_errors.py)."""
     p = sub.add_parser(
         "serve",
         help="run the multiplayer server (HTTP + WebSocket)",
@@ -23,15 +39,15 @@ def add_serve(
         "environment variable SHENGJI_<NAME> (e.g. SHENGJI_PORT=9000).",
     )
     p.add_argument("--host", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, help="port (default 8765)")
+    p.add_argument("--port", help="port (default 8765; 0: any free port)")
     p.add_argument("--data-dir", help="folder of the SQLite database (default ./shengji-data)")
     p.add_argument("--database-url", help="SQLAlchemy async URL (default: SQLite in data dir)")
-    p.add_argument("--deal-pacing", type=float, dest="deal_pacing_s", help="seconds per card")
-    p.add_argument("--bot-delay", type=float, dest="bot_delay_s", help="seconds a bot waits")
+    p.add_argument("--deal-pacing", dest="deal_pacing_s", help="seconds per card")
+    p.add_argument("--bot-delay", dest="bot_delay_s", help="seconds a bot waits")
+    p.add_argument("--seat-grace", dest="seat_grace_s", help="seconds before a bot stands in")
     p.add_argument(
-        "--seat-grace", type=float, dest="seat_grace_s", help="seconds before a bot stands in"
+        "--log-level", help="uvicorn log level (default info; debug shows start-up tracebacks)"
     )
-    p.add_argument("--log-level", help="uvicorn log level (default info)")
     return p
 
 
@@ -49,13 +65,14 @@ def browser_url(host: str, port: int) -> str:
     return f"http://{host}:{port}/"
 
 
-def serve(args: argparse.Namespace) -> int:
-    """Build the settings and run uvicorn until interrupted."""
-    import uvicorn
+def serve(args: argparse.Namespace, err: TextIO | None = None) -> int:
+    """Check everything, bind the port, open the database and restore the rooms, print the
+    URL, then serve until SIGINT / SIGTERM. A start-up failure is one line on ``err``
+    (``shengji serve: ...``), exit status 1 (2 for a bad flag value), no traceback unless
+    ``--log-level debug``."""
+    from shengji.cli import startup_errors as startup
 
-    from shengji.server.app import create_app
-    from shengji.server.settings import Settings
-
+    err = err or sys.stderr
     keys = (
         "host",
         "port",
@@ -69,14 +86,74 @@ def serve(args: argparse.Namespace) -> int:
     overrides: dict[str, Any] = {
         k: getattr(args, k) for k in keys if getattr(args, k, None) is not None
     }
-    settings = Settings(**overrides)
-    print(f"open {browser_url(settings.host, settings.port)} in a browser", flush=True)
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level,
-        ws_max_size=max(65536, settings.max_message_bytes * 4),
-        ws="websockets-sansio",
+    debug = str(overrides.get("log_level", os.environ.get("SHENGJI_LOG_LEVEL", ""))) == "debug"
+    lock: DataDirLock | None = None
+    try:
+        settings = startup.load_settings(overrides)
+        db = startup.sqlite_file(settings)
+        if db is not None:
+            startup.check_data_dir(db.parent)
+            lock = startup.take_lock(settings, db.parent)
+            startup.check_database(db)
+        sock = startup.bind_socket(settings.host, settings.port)
+    except startup.StartupError as e:
+        return _fail(e, e.line, e.code, debug, err)
+    try:
+        return asyncio.run(_serve(settings, lock, sock, err))
+    except startup.StartupError as e:
+        return _fail(e, e.line, e.code, debug, err)
+    except Exception as e:
+        return _fail(e, startup.explain(e, settings), 1, debug, err)
+    finally:
+        sock.close()
+        if lock is not None:
+            lock.release()
+
+
+async def _serve(
+    settings: Settings, lock: DataDirLock | None, sock: socket.socket, err: TextIO
+) -> int:
+    """Open the app (database, rooms), say where it is, serve until a signal."""
+    import uvicorn
+
+    from shengji.cli import startup_errors as startup
+    from shengji.server.app import create_app
+
+    app = create_app(settings, lock)
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            lifespan="off",  # run here, so that a failure is ours to explain in one line
+            log_level=settings.log_level,
+            ws_max_size=max(65536, settings.max_message_bytes * 4),
+            ws="websockets-sansio",
+        )
     )
+    stopped: list[int] = []
+
+    def stop(sig: int, _frame: FrameType | None) -> None:
+        stopped.append(sig)  # before serving: do not start; uvicorn hands signals back here
+        server.should_exit = True
+
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        try:
+            async with app.router.lifespan_context(app):
+                if not stopped:
+                    port = sock.getsockname()[1]
+                    print(f"open {browser_url(settings.host, port)} in a browser", flush=True)
+                    await server.serve(sockets=[sock])
+        except Exception as e:
+            raise startup.StartupError(startup.explain(e, settings)) from e
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
     return 0
+
+
+def _fail(exc: BaseException, line: str, code: int, debug: bool, err: TextIO) -> int:
+    if debug:
+        traceback.print_exception(exc, file=err)
+    err.write(f"shengji serve: {line}\n")
+    err.flush()
+    return code

@@ -43,10 +43,12 @@ class NotationError(ShengjiError):
 
 
 class RulesetError(ShengjiError):
-    """An unknown preset or option, or an option value out of range."""
+    """An unknown preset or option, or an option value out of range; ``field`` names the
+    option at fault when there is one (``"kitty_size"``)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(Reason.BAD_RULESET, message)
+        self.field = field
 
 
 class IllegalAction(ShengjiError):

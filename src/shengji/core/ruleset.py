@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from shengji.core.cards import RANKS, parse_rank
-from shengji.core.errors import RulesetError
+from shengji.core.errors import NotationError, RulesetError
 
 ThrowPolicy = Literal["validated", "others-void", "never"]
 ThrowForced = Literal["smallest", "structure-first"]
@@ -128,6 +128,18 @@ LEVEL_TABLES: dict[str, LevelTable] = {
 
 _FULL_SEQUENCE = tuple(range(13))
 
+MAX_KITTY_CAP = 1 << 20
+"""Largest ``kitty_cap`` accepted (the power-of-size multiplier's bound)."""
+MAX_POINTS = 10_000
+"""Largest ``bid_open`` / ``bid_step`` of a ruleset that does not bid (竞标 rulesets: the
+points in the pack)."""
+
+
+def _check_range(field: str, value: int, low: int, high: int) -> None:
+    """``RulesetError`` naming ``field`` unless ``low <= value <= high``."""
+    if not low <= value <= high:
+        raise RulesetError(f"{field} must be {low}..{high}, not {value}", field)
+
 
 @dataclass(frozen=True)
 class Ruleset:
@@ -215,46 +227,66 @@ class Ruleset:
         self.validate()
 
     def validate(self) -> None:
-        """Refuse values no game can be played with."""
-        if not 1 <= self.decks <= 4:
-            raise RulesetError(f"decks must be 1..4, not {self.decks}")
-        if not 3 <= self.players <= 6:
-            raise RulesetError(f"players must be 3..6, not {self.players}")
-        if self.kitty_size < 0 or (54 * self.decks - self.kitty_size) % self.players:
+        """Refuse values no game can be dealt and played with; the error names the field.
+
+        Every number has a range (hands of at least one card, a kitty that fits, ranks
+        2..A), so any ruleset that passes deals, plays and ends (docs/rules.md, decision 135).
+
+        >>> try:
+        ...     Ruleset(kitty_size=108)
+        ... except RulesetError as e:
+        ...     print(e.field, "|", e.message)
+        kitty_size | kitty_size must be 0..104 (2 decks, 4 players, a card each), not 108
+        """
+        _check_range("decks", self.decks, 1, 4)
+        _check_range("players", self.players, 3, 6)
+        cards = 54 * self.decks
+        if not 0 <= self.kitty_size <= cards - self.players:
             raise RulesetError(
-                f"{54 * self.decks} cards minus a kitty of {self.kitty_size} "
-                f"do not split evenly among {self.players} players"
+                f"kitty_size must be 0..{cards - self.players} ({self.decks} decks, "
+                f"{self.players} players, a card each), not {self.kitty_size}",
+                "kitty_size",
+            )
+        if (cards - self.kitty_size) % self.players:
+            raise RulesetError(
+                f"kitty_size {self.kitty_size} leaves {cards - self.kitty_size} of {cards} "
+                f"cards, which do not split evenly among {self.players} players",
+                "kitty_size",
             )
         if self.level_table not in LEVEL_TABLES:
             raise RulesetError(
-                f"unknown level_table {self.level_table!r}; known: {sorted(LEVEL_TABLES)}"
+                f"unknown level_table {self.level_table!r}; known: {sorted(LEVEL_TABLES)}",
+                "level_table",
             )
         if not self.level_sequence or any(not 0 <= r <= 12 for r in self.level_sequence):
-            raise RulesetError("level_sequence must list ranks 2..A")
+            raise RulesetError("level_sequence must list ranks 2..A", "level_sequence")
         if list(self.level_sequence) != sorted(set(self.level_sequence)):
-            raise RulesetError("level_sequence must be increasing")
+            raise RulesetError("level_sequence must be increasing", "level_sequence")
         if any(not 0 <= r <= 12 for r in self.must_play):
-            raise RulesetError("must_play must list ranks 2..A")
-        if self.kitty_cap < 1:
-            raise RulesetError("kitty_cap must be at least 1")
-        if self.failed_throw_penalty < 0:
-            raise RulesetError("failed_throw_penalty cannot be negative")
-        if self.no_declaration == "kitty-card" and not 0 <= self.kitty_card_index < max(
-            1, self.kitty_size
-        ):
+            raise RulesetError("must_play must list ranks 2..A", "must_play")
+        if len(set(self.must_play)) != len(self.must_play):
+            raise RulesetError("must_play must list each rank once", "must_play")
+        _check_range("kitty_cap", self.kitty_cap, 1, MAX_KITTY_CAP)
+        _check_range("failed_throw_penalty", self.failed_throw_penalty, 0, 100 * self.decks)
+        if self.no_declaration == "kitty-card" and self.kitty_size:
+            _check_range("kitty_card_index", self.kitty_card_index, 0, self.kitty_size - 1)
+        else:  # unused, but still a card position
+            _check_range("kitty_card_index", self.kitty_card_index, 0, cards - 1)
+        _check_range("rebury_swap", self.rebury_swap, 0, self.kitty_size)
+        _check_range("kitty_shown", self.kitty_shown, 0, self.kitty_size)
+        most = 100 * self.decks if self.partnership == "bidding" else MAX_POINTS
+        _check_range("bid_step", self.bid_step, 1, most)
+        _check_range("bid_open", self.bid_open, self.bid_step, most)
+        if self.bid_open % self.bid_step:
             raise RulesetError(
-                f"kitty_card_index must be 0..{self.kitty_size - 1} (the kitty has "
-                f"{self.kitty_size} cards)"
+                f"bid_open must be a multiple of bid_step ({self.bid_step}), not {self.bid_open}",
+                "bid_open",
             )
-        if not 0 <= self.rebury_swap <= self.kitty_size:
-            raise RulesetError(f"rebury_swap must be 0..{self.kitty_size} (the kitty's size)")
-        if not 0 <= self.kitty_shown <= self.kitty_size:
-            raise RulesetError(f"kitty_shown must be 0..{self.kitty_size} (the kitty's size)")
-        if self.bid_step < 1 or self.bid_open < self.bid_step or self.bid_open % self.bid_step:
-            raise RulesetError("bid_step must be at least 1 and bid_open a multiple of it")
+        if len(self.name) > 40 or not self.name.isprintable():
+            raise RulesetError("name must be at most 40 printable characters", "name")
         for name, allowed in _CHOICES.items():
             if getattr(self, name) not in allowed:
-                raise RulesetError(f"{name} must be one of {list(allowed)}")
+                raise RulesetError(f"{name} must be one of {list(allowed)}", name)
 
     @property
     def hand_size(self) -> int:
@@ -313,29 +345,45 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 
 
 def _convert(data: dict[str, Any], base: Ruleset | None = None) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise RulesetError(f"ruleset options must be an object, not {type(data).__name__}")
     out: dict[str, Any] = {}
     for key, value in data.items():
         if key not in _FIELD_NAMES:
-            raise RulesetError(f"unknown ruleset option {key!r}; known: {sorted(_FIELD_NAMES)}")
+            raise RulesetError(
+                f"unknown ruleset option {str(key)[:40]!r}; known: {sorted(_FIELD_NAMES)}",
+                str(key)[:40],
+            )
         if key in ("level_sequence", "must_play"):
-            if not isinstance(value, list | tuple):
-                raise RulesetError(f"{key} must be a list of ranks")
+            if not isinstance(value, list | tuple) or len(value) > 13:
+                raise RulesetError(f"{key} must be a list of at most 13 ranks", key)
             if any(isinstance(v, bool) or not isinstance(v, int | str) for v in value):
-                raise RulesetError(f"{key} must list ranks such as \"2\" or \"A\"")
-            value = tuple(parse_rank(v) if isinstance(v, str) else v for v in value)
+                raise RulesetError(f"{key} must list ranks such as \"2\" or \"A\"", key)
+            try:
+                value = tuple(parse_rank(v) if isinstance(v, str) else v for v in value)
+            except NotationError as e:
+                raise RulesetError(f"{key}: {e.message}", key) from e
         elif key in _BOOL_FIELDS:
             if not isinstance(value, bool):
-                raise RulesetError(f"{key} must be true or false, not {value!r}")
+                raise RulesetError(f"{key} must be true or false, not {_short(value)}", key)
         elif key in _INT_FIELDS:
             if not isinstance(value, int) or isinstance(value, bool):
-                raise RulesetError(f"{key} must be an integer, not {value!r}")
+                raise RulesetError(f"{key} must be an integer, not {_short(value)}", key)
         elif key in _CHOICES:
             if value not in _CHOICES[key]:
-                raise RulesetError(f"{key} must be one of {list(_CHOICES[key])}, not {value!r}")
+                raise RulesetError(
+                    f"{key} must be one of {list(_CHOICES[key])}, not {_short(value)}", key
+                )
         elif not isinstance(value, str):
-            raise RulesetError(f"{key} must be a string, not {value!r}")
+            raise RulesetError(f"{key} must be a string, not {_short(value)}", key)
         out[key] = value
     return out
+
+
+def _short(value: Any) -> str:
+    """A value as an error message quotes it (long ones cut)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _tournament_sequence() -> tuple[int, ...]:
@@ -499,8 +547,8 @@ RESERVED_PRESETS: tuple[str, ...] = ()
 def preset(name: str = "classic", options: dict[str, Any] | None = None) -> Ruleset:
     """The preset ``name`` with ``options`` overridden; unknown names or keys are errors."""
     if name in RESERVED_PRESETS:
-        raise RulesetError(f"preset {name!r} is reserved and not playable yet")
+        raise RulesetError(f"preset {name!r} is reserved and not playable yet", "preset")
     base = PRESETS.get(name)
     if base is None:
-        raise RulesetError(f"unknown preset {name!r}; known: {sorted(PRESETS)}")
+        raise RulesetError(f"unknown preset {str(name)[:40]!r}; known: {sorted(PRESETS)}", "preset")
     return base.replace(options) if options else base

@@ -14,17 +14,18 @@ from typing import Any
 
 import msgspec
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
-from fastapi.responses import Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.types import ASGIApp
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from shengji.bots.registry import bot_factory, bot_names
+from shengji.bots.registry import bot_names
 from shengji.core.ruleset import PRESETS
 from shengji.server import wire
 from shengji.server.bodylimit import BodyLimit
 from shengji.server.bots_runner import BotRunner
+from shengji.server.datadir_lock import DataDirLock
 from shengji.server.expiry import Janitor
 from shengji.server.headers import SecurityHeaders
 from shengji.server.health import STORAGE_DOWN, health_response, install_storage_handler
@@ -35,6 +36,7 @@ from shengji.server.quotas import OverQuota, Quotas, address_key
 from shengji.server.rooms import Conn, Room
 from shengji.server.settings import Settings
 from shengji.server.storage import Player, Store
+from shengji.server.validate import OptionError, room_bots, room_ruleset
 from shengji.server.write_faults import is_storage_fault
 
 log = logging.getLogger("shengji.server")
@@ -108,30 +110,37 @@ def _too_many(e: OverQuota) -> HTTPException:
     return HTTPException(429, e.message, headers={"Retry-After": str(e.retry_after)})
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """A new server app; its lifespan opens the database and restores every room."""
+def create_app(settings: Settings | None = None, lock: DataDirLock | None = None) -> FastAPI:
+    """A new server app; its lifespan takes the data dir's lock (unless ``lock`` is one
+    already held, as ``shengji serve`` does), opens the database and restores every room."""
     settings = settings or Settings()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(settings.resolved_database_url())
-        await store.start()
-        bots = BotRunner(settings.bot_mode, settings.bot_workers, settings.bot_budget_s)
-        lobby = Lobby(settings, store, bots)
-        n = await lobby.restore()
-        if n:
-            log.info("restored %d rooms", n)
-        app.state.store, app.state.lobby, app.state.bots = store, lobby, bots
-        app.state.auth_gate = asyncio.Semaphore(4)  # sign-ins never exhaust the DB pool
-        janitor = Janitor(lobby, settings)
-        janitor.start()
+        url = settings.resolved_database_url()
+        store = Store(url)
+        own_lock = None if lock is not None and lock.held else DataDirLock.acquire(url)
         try:
-            yield
+            await store.start()
+            bots = BotRunner(settings.bot_mode, settings.bot_workers, settings.bot_budget_s)
+            lobby = Lobby(settings, store, bots)
+            app.state.store, app.state.lobby, app.state.bots = store, lobby, bots
+            app.state.auth_gate = asyncio.Semaphore(4)  # sign-ins never exhaust the DB pool
+            janitor = Janitor(lobby, settings)
+            try:
+                n = await lobby.restore()
+                if n:
+                    log.info("restored %d rooms", n)
+                janitor.start()
+                yield
+            finally:
+                await janitor.stop()
+                await lobby.close()
+                bots.close()
         finally:
-            await janitor.stop()
-            await lobby.close()
-            bots.close()
             await store.close()
+            if own_lock is not None:
+                own_lock.release()
 
     app = App(settings, title="shengji", version="1", lifespan=lifespan)
     app.state.settings = settings
@@ -210,23 +219,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     max(1, round(settings.room_idle_s)),
                 )
             )
-        try:
-            for seat, name in body.bots.items():
-                bot_factory(name)
-                if not 0 <= seat < 16:
-                    raise LobbyError(f"bad seat {seat}")
+        try:  # every option checked before the room exists (server/validate.py)
+            ruleset = room_ruleset(body.preset, body.options)
+            bots = room_bots(body.bots, ruleset.players, settings.bot_budget_s)
             room = await lobby().create(
                 player.id, body.preset, body.options, body.private, body.max_deals, body.stakes
             )
+        except OptionError as e:
+            return JSONResponse({"detail": e.message, "field": e.field}, status_code=400)
         except LobbyFull as e:
             retry = str(max(1, round(settings.room_idle_s)))
             raise HTTPException(503, str(e), headers={"Retry-After": retry}) from e
         except (LobbyError, ValueError) as e:
             raise HTTPException(400, str(e)) from e
         quotas.room_created(player.id, address)
-        for seat, name in sorted(body.bots.items()):
-            if seat < len(room.seats):
-                room.add_bot(seat, name)
+        for seat, name in sorted(bots.items()):
+            room.add_bot(seat, name)
         return _room_json(room)
 
     @app.get("/api/rooms")
@@ -273,6 +281,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def get_game(
         gid: int, download: bool = False, authorization: str | None = Header(default=None)
     ) -> Response:
+        if not 0 < gid < 2**63:  # beyond SQLite's integers: no such game, never a 500
+            raise HTTPException(404, "no such game")
         viewer = await optional_player(authorization)  # a private room's: its players only
         record = await store().game_for(gid, None if viewer is None else viewer.id)
         if record is None:  # also for a stranger: a private game's id says nothing

@@ -3,6 +3,12 @@
 A bot that is too slow, or fails, is replaced for that move by a random legal action
 (or no declaration while dealing), so a table never stalls. In process mode the bot
 object travels to the worker and back with its state (its random generator, say).
+
+The budget is hard for the worker too: a bot with a ``deadline`` attribute (the search bot)
+is given one (a ``time.monotonic()`` value, shared by every process on the machine) a little
+before the budget ends and stops there, and a think that only starts after its deadline
+(it waited behind others for a worker) returns at once. So no bot spec holds a worker past
+its budget.
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from shengji.bots.base import Bot
@@ -20,12 +27,29 @@ from shengji.core.views import view_for
 log = logging.getLogger("shengji.server.bots")
 
 
-def think(bot: Bot, deal: DealState, seat: int) -> tuple[Action | None, Bot]:
-    """The bot's choice for ``seat`` (runs in a worker), and the bot as it is after."""
+DEADLINE_SHARE = 0.8
+"""A cooperative bot is told to stop at this share of the budget (the rest is for handing
+its move back before the runner gives up on it)."""
+
+
+def think(
+    bot: Bot, deal: DealState, seat: int, deadline: float | None = None
+) -> tuple[Action | None, Bot]:
+    """The bot's choice for ``seat`` (runs in a worker), and the bot as it is after; None at
+    once when ``deadline`` (``time.monotonic()``) has passed before it starts."""
+    if deadline is not None and time.monotonic() >= deadline:
+        return None, bot
     legal = deal.legal_actions(seat)
     if not legal:
         return None, bot
-    return bot.choose(view_for(deal, seat), legal), bot
+    cooperative = deadline is not None and hasattr(bot, "deadline")
+    if cooperative:
+        bot.deadline = deadline  # type: ignore[attr-defined]
+    try:
+        return bot.choose(view_for(deal, seat), legal), bot
+    finally:
+        if cooperative:
+            bot.deadline = None  # type: ignore[attr-defined]
 
 
 def fallback(deal: DealState, seat: int, rng: random.Random) -> Action | None:
@@ -53,7 +77,8 @@ class BotRunner:
     async def choose(self, bot: Bot, deal: DealState, seat: int) -> tuple[Action | None, Bot]:
         """The bot's action (or the fallback), and the bot to keep using."""
         loop = asyncio.get_running_loop()
-        fut = loop.run_in_executor(self.executor, think, bot, deal, seat)
+        deadline = time.monotonic() + self.budget_s * DEADLINE_SHARE
+        fut = loop.run_in_executor(self.executor, think, bot, deal, seat, deadline)
         try:
             return await asyncio.wait_for(fut, self.budget_s)
         except TimeoutError:

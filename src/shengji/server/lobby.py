@@ -12,38 +12,35 @@ from typing import Any
 
 from shengji.core.cards import RANKS
 from shengji.core.errors import RulesetError
-from shengji.core.match import OUTCOME_RULES
 from shengji.core.ruleset import PRESET_INFO, PRESETS, RESERVED_PRESETS, Ruleset, preset
 from shengji.server.bots_runner import BotRunner
+from shengji.server.quarantine import describe, quarantine
 from shengji.server.rooms import Room
 from shengji.server.settings import Settings
 from shengji.server.stakes import StakeRules
 from shengji.server.storage import Store
+from shengji.server.validate import (
+    OptionError,
+    room_max_deals,
+    room_ruleset,
+    room_stakes,
+    server_bot,
+    unplayable,
+)
 
 log = logging.getLogger("shengji.server.lobby")
 
 
 class LobbyError(ValueError):
-    """A room that cannot be created (bad preset, options or limits)."""
+    """A room that cannot be created (the server's limits); a bad option is an
+    ``OptionError`` (server/validate.py) naming the field."""
 
 
 class LobbyFull(LobbyError):
     """The server has ``max_rooms`` live rooms: none can be created until one closes."""
 
 
-def unplayable(ruleset: Ruleset) -> str | None:
-    """Why this server cannot run ``ruleset`` (None: it can).
-
-    >>> unplayable(PRESETS["classic"]) is None
-    True
-    >>> unplayable(PRESETS["classic"].replace({"players": 5, "kitty_size": 8}))
-    'fixed partnerships need an even number of players, not 5'
-    """
-    if ruleset.partnership == "fixed" and ruleset.players % 2:
-        return f"fixed partnerships need an even number of players, not {ruleset.players}"
-    if ruleset.partnership not in OUTCOME_RULES:
-        return f"the engine does not score {ruleset.partnership} partnerships yet"
-    return None
+__all__ = ["Lobby", "LobbyError", "LobbyFull", "OptionError", "preset_catalog", "unplayable"]
 
 
 def preset_catalog() -> list[dict[str, Any]]:
@@ -93,9 +90,14 @@ class Lobby:
         self._lock = asyncio.Lock()
 
     async def restore(self) -> int:
-        """Reload every open room from the database (matches replayed); returns the count."""
+        """Reload every open room from the database (matches replayed); returns the count.
+
+        A room that cannot be restored is quarantined (logged once, marked in the database,
+        not loaded again: server/quarantine.py); the others are restored all the same."""
         for stored in await self.store.load_rooms():
             try:
+                if stored.problem is not None:
+                    raise ValueError(stored.problem)
                 room = Room(
                     rid=stored.id,
                     code=stored.code,
@@ -111,12 +113,32 @@ class Lobby:
                 room.stakes = StakeRules.from_dict(stored.stakes)
                 room.owner = stored.owner
                 room.restore(stored.state, stored.last_seq, stored.actions)
-            except Exception:
-                log.exception("room %s could not be restored", stored.code[:6])
+                for seat in room.seats:  # a bot spec refused since it was seated
+                    if seat.kind == "bot":
+                        server_bot(seat.bot, self.settings.bot_budget_s)
+            except Exception as exc:
+                why = f"restore: {describe(exc)}"
+                log.error(
+                    "room %s could not be restored and is quarantined "
+                    "(see `shengji rooms quarantined`): %s",
+                    stored.code[:6],
+                    why,
+                )
+                log.debug("room %s restore traceback", stored.code[:6], exc_info=exc)
+                await quarantine(self.store, stored.id, stored.code, why)
                 continue
-            self.rooms[room.code] = room
-            room.start()
+            self._add(room)
         return len(self.rooms)
+
+    def _add(self, room: Room) -> None:
+        """Keep and start a room; a room that fails is forgotten (quarantined)."""
+        room.on_failure = self._forget
+        self.rooms[room.code] = room
+        room.start()
+
+    def _forget(self, room: Room) -> None:
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
 
     async def create(
         self,
@@ -132,21 +154,11 @@ class Lobby:
         every preset but ``huanle``'s 欢乐豆, see ``PRESET_INFO`` and server/stakes.py)."""
         if len(self.rooms) >= self.settings.max_rooms:
             raise LobbyFull("the server has as many rooms as it may; try again later")
-        if max_deals is not None and max_deals < 1:
-            raise LobbyError("max_deals must be at least 1")
-        try:
-            ruleset = preset(preset_name, options or None)
-        except (ValueError, TypeError) as e:
-            raise LobbyError(str(e)) from e
-        why = unplayable(ruleset)
-        if why is not None:
-            raise LobbyError(f"preset {preset_name!r} cannot be played here: {why}")
-        if stakes is None and preset_name in PRESET_INFO:
+        ruleset = room_ruleset(preset_name, options)  # OptionError names the field
+        max_deals = room_max_deals(max_deals)
+        if stakes is None and preset_name in PRESET_INFO:  # the preset's own (huanle: 欢乐豆)
             stakes = dict(PRESET_INFO[preset_name].stakes)
-        try:
-            rules = StakeRules.from_dict(stakes)
-        except ValueError as e:
-            raise LobbyError(str(e)) from e
+        rules = room_stakes(stakes)
         code = secrets.token_urlsafe(12)
         seed = secrets.token_hex(8)
         room = Room(
@@ -174,8 +186,7 @@ class Lobby:
             room.room_state(),
             None if rules.kind == "plain" else rules.to_dict(),
         )
-        self.rooms[code] = room
-        room.start()
+        self._add(room)
         return room
 
     def get(self, code: str) -> Room | None:

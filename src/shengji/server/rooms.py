@@ -19,14 +19,14 @@ import json
 import logging
 import random
 from collections import deque
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import msgspec
 
 from shengji.bots.base import Bot
-from shengji.bots.registry import bot_factory, make_bot
+from shengji.bots.registry import make_bot
 from shengji.core.actions import (
     SYSTEM,
     Action,
@@ -38,6 +38,7 @@ from shengji.core.actions import (
 )
 from shengji.core.cards import RANKS
 from shengji.core.display import fixed_teams
+from shengji.core.dry_run import dry_run
 from shengji.core.errors import NotationError, ShengjiError
 from shengji.core.events import CardDealt, DealEnded, Event
 from shengji.core.match import MatchState
@@ -48,6 +49,7 @@ from shengji.server import wire
 from shengji.server.bots_runner import BotRunner, fallback
 from shengji.server.owners import NOT_OWNER, may_manage, refusal
 from shengji.server.presence import PresenceBoard
+from shengji.server.quarantine import describe, is_storage_error, quarantine
 from shengji.server.seeds import match_seed, new_match_seed
 from shengji.server.settings import Settings
 from shengji.server.stakes import (
@@ -61,6 +63,7 @@ from shengji.server.stakes import (
 )
 from shengji.server.storage import Player, Store
 from shengji.server.table_view import deal_summary, finished_deal, game_view
+from shengji.server.validate import server_bot
 from shengji.server.votes import DealVote
 from shengji.server.wire import action_text
 from shengji.server.write_faults import DurableWrites, WritesStopped
@@ -304,6 +307,10 @@ class Room:
         self.unattended_since: float | None = None
         """Since when nobody is connected (server/expiry.py closes a room left so)."""
         self.closed = False
+        self.failed: str | None = None
+        """Why the room was stopped and quarantined (server/quarantine.py); None: running."""
+        self.on_failure: Callable[[Room], None] | None = None
+        """Called once when the room fails (the lobby forgets it)."""
         self.vote: DealVote | None = None
         """The open proposal to deal the current deal again (issue 14; server/votes.py)."""
 
@@ -390,12 +397,20 @@ class Room:
             c.close()
 
     async def run(self) -> None:
-        """Handle the inbox one command at a time."""
-        await settle_deals(self)  # stakes of deals a crash left unsettled (idempotent)
-        if self._finish_pending:
-            self._finish_pending = False
-            await self._finish_match()
-        self._schedule()
+        """Handle the inbox one command at a time. A command that raises anything but a
+        storage error is a bug: the room is stopped and quarantined after one logged error
+        (``_fail``), never retried in a loop; the other rooms go on."""
+        try:
+            await settle_deals(self)  # stakes of deals a crash left unsettled (idempotent)
+            if self._finish_pending:
+                self._finish_pending = False
+                await self._finish_match()
+            self._schedule()
+        except Exception as exc:
+            if not is_storage_error(exc):
+                await self._fail(exc, "start")
+                return
+            log.exception("room %s: could not settle or finish on start", self.code[:6])
         while True:
             cmd = await self.inbox.get()
             if cmd[0] == "stop":
@@ -409,11 +424,46 @@ class Room:
                 return
             try:
                 await self._handle(cmd)
+                self._schedule()
             except WritesStopped:
                 return
-            except Exception:
+            except Exception as exc:
+                if cmd[0] == "join" and not cmd[3].done():
+                    cmd[3].set_result(None)
+                if not is_storage_error(exc):
+                    await self._fail(exc, str(cmd[0]))
+                    return
                 log.exception("room %s: command %s failed", self.code[:6], cmd[0])
-            self._schedule()
+            await asyncio.sleep(0)  # a busy room never holds the event loop
+
+    async def _fail(self, exc: BaseException, what: str) -> None:
+        """Stop the room after an internal error: one log record, clients told and
+        disconnected, the room quarantined in the database and dropped from the lobby."""
+        why = f"{what}: {describe(exc)}"
+        self.failed = why
+        log.error(
+            "room %s stopped and quarantined (see `shengji rooms quarantined`): %s",
+            self.code[:6],
+            why,
+            exc_info=exc,
+        )
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        for t in list(self._tasks):
+            t.cancel()
+        for c in list(self.conns):
+            self._error(c, "room-failed", "this room stopped after an internal error")
+            c.close()
+        self.conns.clear()
+        while not self.inbox.empty():  # nobody waits on a join that is never handled
+            cmd = self.inbox.get_nowait()
+            if cmd[0] == "join":
+                cmd[1].close()
+                cmd[3].set_result(None)
+        await quarantine(self.store, self.rid, self.code, why)
+        if self.on_failure is not None:
+            self.on_failure(self)
 
     # entry points for other tasks (the socket handlers)
 
@@ -421,6 +471,10 @@ class Room:
         """Register a connection; it gets a welcome, then missed messages or a snapshot."""
         if self.closed:
             self._refuse_closed(conn)
+            return
+        if self.failed is not None:
+            self._error(conn, "room-failed", "this room stopped after an internal error")
+            conn.close()
             return
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if self.writes.paused:  # the room answers once its writes succeed again
@@ -460,9 +514,17 @@ class Room:
         return asyncio.get_running_loop().time()
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        t = asyncio.create_task(coro)
+        t = asyncio.create_task(self._guarded(coro))
         self._tasks.add(t)
         t.add_done_callback(self._tasks.discard)
+
+    async def _guarded(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run a helper task (a bot's turn, a hint); what it raises fails the room through
+        the inbox, like a failing command."""
+        try:
+            await coro
+        except Exception as exc:
+            self.inbox.put_nowait(("crash", exc))
 
     def _post_tick(self) -> None:
         if not self._tick_posted:
@@ -577,6 +639,8 @@ class Room:
         elif kind == "presence":
             self._presence_timer = None
             self.presence.flush(self.conns, self.seq)
+        elif kind == "crash":
+            raise cmd[1]
 
     async def _on_tick(self) -> None:
         m = self.match
@@ -766,22 +830,27 @@ class Room:
         self._send_hint(conn, action)
 
     def _on_check(self, conn: Conn, actions: list[str]) -> None:
-        """Dry-run ``actions`` for the connection's seat; nothing changes."""
+        """Dry-run ``actions`` for the connection's seat; nothing changes. The answer comes
+        from what the seat may know (``core.dry_run``): a throw is ``ok`` with the note
+        ``"throw"`` (checked against the other hands only when played), never its fate."""
         seat, m = conn.seat, self.match
         results: list[dict[str, Any]] = []
         for text in actions[:16]:
             code: str | None = None
             message: str | None = None
+            note: str | None = None
             if seat is None:
                 code, message = "not-seated", "spectators cannot act"
             elif m is None or self.status != "playing":
                 code, message = "wrong-phase", "no match is being played"
             else:
                 try:
-                    m.apply(client_action(text, seat))
+                    note = dry_run(m.deal, client_action(text, seat))
                 except ShengjiError as e:
                     code, message = e.reason.value, e.message
-            results.append({"action": text, "ok": code is None, "code": code, "message": message})
+            results.append(
+                {"action": text, "ok": code is None, "code": code, "message": message, "note": note}
+            )
         conn.send(wire.encode(wire.Checked(seq=self.seq, results=results)))
 
     def _check_seat_no(self, conn: Conn, seat: int) -> bool:
@@ -834,7 +903,7 @@ class Room:
                 self._error(conn, "bad-seat", f"seats are 0..{len(self.seats) - 1}")
             return
         try:
-            bot_factory(name)
+            name = server_bot(name, self.settings.bot_budget_s)  # known, finite, bounded
         except ValueError as e:
             if conn is not None:
                 self._error(conn, "unknown-bot", str(e))
@@ -843,7 +912,6 @@ class Room:
             if conn is not None:
                 self._error(conn, "seat-taken", f"seat {seat} is taken")
             return
-        name = name.strip().lower()
         self.seats[seat] = Seat("bot", None, name, name, True)
         self.bot_objs.pop(seat, None)
         await self._emit_room()

@@ -24,7 +24,8 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="SHENGJI_", extra="ignore")
 
     host: str = "127.0.0.1"
-    port: int = 8765
+    port: int = Field(default=8765, ge=0, le=65535)
+    """0: any free port (the one taken is printed)."""
     data_dir: str = "./shengji-data"
     """Where the SQLite file lives (unless ``database_url`` says otherwise)."""
     database_url: str | None = None
@@ -62,7 +63,8 @@ class Settings(BaseSettings):
     doubling each time (server/write_faults.py)."""
     storage_retry_max_s: float = Field(default=5.0, gt=0)
     """The longest wait between two retries of a failed write."""
-    log_level: str = "info"
+    log_level: Literal["critical", "error", "warning", "info", "debug", "trace"] = "info"
+    """``debug`` also shows the traceback of a start-up error."""
 
     # Limits against hostile guests (docs/protocol.md, "Limits"; server/quotas.py).
     max_body_bytes: int = Field(default=65536, ge=1024)

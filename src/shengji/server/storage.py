@@ -46,7 +46,12 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from shengji.core.stakes import Settlement, StakeRules, settle
@@ -117,6 +122,16 @@ class GamePlayerRow(Base):
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[str] = mapped_column(String(32), index=True)
+
+
+class QuarantineRow(Base):
+    """A room set aside: it could not be restored, or it failed while running. It is never
+    loaded again until an admin releases it (``shengji rooms release``)."""
+
+    __tablename__ = "room_quarantine"
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    reason: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
 
 
 # ---------------------------------------------------------------------------- stakes
@@ -225,6 +240,8 @@ class StoredRoom:
     """What the room plays for (``StakeRules.to_dict``); None: a plain room."""
     owner: str | None = None
     """The player who created the room (None: a room from before rooms had owners)."""
+    problem: str | None = None
+    """Why the row could not be read (then the other fields are empty); see quarantine."""
 
 
 _Op = tuple[str, dict[str, Any]]
@@ -415,43 +432,27 @@ class Store:
             return row.id
 
     async def load_rooms(self) -> list[StoredRoom]:
-        """Every open room with the actions of its current match (for replay)."""
+        """Every open room that is not quarantined, with the actions of its current match
+        (for replay). A row that cannot be read comes back with ``problem`` set."""
         out: list[StoredRoom] = []
+        set_aside = select(QuarantineRow.room_id)
         async with self.sessions() as s:
-            rows = (await s.execute(select(RoomRow).where(RoomRow.closed.is_(False)))).scalars()
-            for r in list(rows):
-                state = json.loads(r.state)
-                last = (
-                    await s.execute(select(func.max(LogRow.seq)).where(LogRow.room_id == r.id))
-                ).scalar_one_or_none()
-                acts = (
-                    await s.execute(
-                        select(LogRow.data)
-                        .where(
-                            LogRow.room_id == r.id,
-                            LogRow.match_no == int(state.get("match_no", 0)),
-                            LogRow.kind == "action",
-                        )
-                        .order_by(LogRow.id)
-                    )
-                ).scalars()
-                stakes = await s.get(RoomStakesRow, r.id)
-                out.append(
-                    StoredRoom(
-                        r.id,
-                        r.code,
-                        r.preset,
-                        json.loads(r.ruleset),
-                        r.seed,
-                        r.private,
-                        r.max_deals,
-                        state,
-                        int(last or 0),
-                        list(acts),
-                        None if stakes is None else json.loads(stakes.rules),
-                        r.created_by,
-                    )
+            rows = (
+                await s.execute(
+                    select(RoomRow).where(RoomRow.closed.is_(False), RoomRow.id.not_in(set_aside))
                 )
+            ).scalars()
+            for r in list(rows):
+                try:
+                    out.append(await self._stored_room(s, r))
+                except (ValueError, TypeError, AttributeError) as e:  # bad JSON, bad types
+                    problem = f"{type(e).__name__}: {e}"
+                    out.append(
+                        StoredRoom(
+                            r.id, r.code, r.preset, {}, "", False, None, {}, 0, [], None,
+                            None, problem,
+                        )
+                    )
         return out
 
     async def close_room(self, room_id: int) -> None:
@@ -471,6 +472,87 @@ class Store:
                 )
             )
         return int(getattr(result, "rowcount", 0) or 0)
+    async def _stored_room(self, s: AsyncSession, r: RoomRow) -> StoredRoom:
+        state = json.loads(r.state)
+        ruleset = json.loads(r.ruleset)
+        if not isinstance(state, dict) or not isinstance(ruleset, dict):
+            raise ValueError("the room's state and ruleset must be JSON objects")
+        last = (
+            await s.execute(select(func.max(LogRow.seq)).where(LogRow.room_id == r.id))
+        ).scalar_one_or_none()
+        acts = (
+            await s.execute(
+                select(LogRow.data)
+                .where(
+                    LogRow.room_id == r.id,
+                    LogRow.match_no == int(state.get("match_no", 0)),
+                    LogRow.kind == "action",
+                )
+                .order_by(LogRow.id)
+            )
+        ).scalars()
+        stakes = await s.get(RoomStakesRow, r.id)
+        return StoredRoom(
+            r.id,
+            r.code,
+            r.preset,
+            ruleset,
+            r.seed,
+            r.private,
+            r.max_deals,
+            state,
+            int(last or 0),
+            list(acts),
+            None if stakes is None else json.loads(stakes.rules),
+            r.created_by,
+        )
+
+    # ------------------------------------------------------------------ quarantine
+
+    async def quarantine_room(self, room_id: int, reason: str) -> bool:
+        """Set a room aside (it is not loaded again); False if it already was."""
+        try:
+            async with self.sessions.begin() as s:
+                s.add(QuarantineRow(room_id=room_id, reason=reason[:2000], at=time.time()))
+        except IntegrityError:
+            return False
+        return True
+
+    async def quarantined_rooms(self) -> list[dict[str, Any]]:
+        """The rooms set aside, oldest first: ``{"id", "code", "preset", "reason", "at"}``."""
+        async with self.sessions() as s:
+            rows = (
+                await s.execute(
+                    select(
+                        RoomRow.id,
+                        RoomRow.code,
+                        RoomRow.preset,
+                        QuarantineRow.reason,
+                        QuarantineRow.at,
+                    )
+                    .join(QuarantineRow, QuarantineRow.room_id == RoomRow.id)
+                    .order_by(QuarantineRow.at, RoomRow.id)
+                )
+            ).all()
+        return [
+            {"id": r[0], "code": r[1], "preset": r[2], "reason": r[3], "at": r[4]} for r in rows
+        ]
+
+    async def release_room(self, code: str) -> bool:
+        """Let a quarantined room be restored again at the next start; False if no room
+        with this code (or a prefix of it, unique) is quarantined."""
+        async with self.sessions.begin() as s:
+            ids = (
+                await s.execute(
+                    select(RoomRow.id)
+                    .join(QuarantineRow, QuarantineRow.room_id == RoomRow.id)
+                    .where(RoomRow.code.startswith(code, autoescape=True))
+                )
+            ).scalars().all()
+            if len(ids) != 1:
+                return False
+            await s.execute(delete(QuarantineRow).where(QuarantineRow.room_id == ids[0]))
+        return True
 
     # ------------------------------------------------------------------ games
 

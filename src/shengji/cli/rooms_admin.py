@@ -1,0 +1,82 @@
+"""``shengji rooms``: look after a server's rooms from the command line.
+
+    shengji rooms quarantined --data-dir ./shengji-data      # rooms set aside, and why
+    shengji rooms release 3fQx --data-dir ./shengji-data     # try one again at next start
+
+A room is quarantined when it could not be restored at start or failed while running
+(server/quarantine.py); the server never loads it again until it is released. Reading the
+list is safe while the server runs (SQLite allows readers beside the writer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+
+def add_rooms(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """The ``rooms`` subcommand and its actions (the caller sets its function)."""
+    p = sub.add_parser(
+        "rooms",
+        help="server admin: list quarantined rooms, release one",
+        description="Look after a server's rooms (the server may be running).",
+    )
+    acts = p.add_subparsers(dest="rooms_command", required=True)
+    q = acts.add_parser("quarantined", help="rooms set aside after a failure, and why")
+    q.add_argument("--json", action="store_true", help="one JSON array")
+    r = acts.add_parser("release", help="let a quarantined room be restored at the next start")
+    r.add_argument("code", help="the room's code (or a unique beginning of it)")
+    for a in (q, r):
+        a.add_argument("--data-dir", help="the server's data dir (default ./shengji-data)")
+        a.add_argument("--database-url", help="SQLAlchemy async URL instead of the data dir")
+    return p
+
+
+def rooms_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Run ``shengji rooms <action>``; 0 on success, 1 when there is nothing to act on."""
+    from shengji.server.settings import Settings
+
+    overrides = {k: getattr(args, k) for k in ("data_dir", "database_url") if getattr(args, k)}
+    settings = Settings(**overrides)
+    url = settings.resolved_database_url()
+    if not settings.database_url:
+        db = Path(settings.data_dir) / "shengji.db"
+        if not db.is_file():
+            err.write(f"shengji rooms: no database at {db} (check --data-dir)\n")
+            return 1
+    return asyncio.run(_run(args, url, out, err))
+
+
+async def _run(args: argparse.Namespace, url: str, out: TextIO, err: TextIO) -> int:
+    from shengji.server.storage import Store
+
+    store = Store(url)
+    await store.start()
+    try:
+        if args.rooms_command == "release":
+            if await store.release_room(args.code):
+                out.write(f"released {args.code}: the server restores it at its next start\n")
+                return 0
+            err.write(f"shengji rooms: no quarantined room (or several) matches {args.code!r}\n")
+            return 1
+        rows = await store.quarantined_rooms()
+    finally:
+        await store.close()
+    if args.json:
+        out.write(json.dumps(rows, ensure_ascii=False) + "\n")
+    elif not rows:
+        out.write("no quarantined rooms\n")
+    else:
+        for row in rows:
+            out.write(_line(row) + "\n")
+    return 0
+
+
+def _line(row: dict[str, Any]) -> str:
+    """``<code>  #<id>  <preset>  <when>  <reason>``."""
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(row["at"]))
+    return f"{row['code']}  #{row['id']}  {row['preset']}  {when}  {row['reason']}"
