@@ -142,6 +142,7 @@ async def _serve(
                 if not stopped:
                     port = sock.getsockname()[1]
                     print(f"open {browser_url(settings.host, port)} in a browser", flush=True)
+                    _print_share(settings.host, port)
                     await server.serve(sockets=[sock])
         except Exception as e:
             raise startup.StartupError(startup.explain(e, settings)) from e
@@ -149,6 +150,21 @@ async def _serve(
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     return 0
+
+
+def _print_share(host: str, port: int) -> None:
+    """Say what the other players open: the LAN address (``--host 0.0.0.0``), or that
+    only this machine can connect."""
+    from shengji.server.lan import is_loopback, share_urls
+
+    for url in share_urls(host, port):
+        print(f"players on your network open {url}", flush=True)
+    if is_loopback(host):
+        print(
+            "only this machine can connect; to play with others on your network, "
+            "run: shengji serve --host 0.0.0.0",
+            flush=True,
+        )
 
 
 def _fail(exc: BaseException, line: str, code: int, debug: bool, err: TextIO) -> int:

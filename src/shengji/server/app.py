@@ -30,6 +30,7 @@ from shengji.server.expiry import Janitor
 from shengji.server.headers import SecurityHeaders
 from shengji.server.health import STORAGE_DOWN, health_response, install_storage_handler
 from shengji.server.history import game_entry, install_history, record_filename
+from shengji.server.lan import is_loopback, share_base
 from shengji.server.lobby import Lobby, LobbyError, LobbyFull, preset_catalog
 from shengji.server.names import BadName, clean_name
 from shengji.server.quotas import OverQuota, Quotas, address_key
@@ -174,8 +175,11 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         return health_response(store().health, len(lobby().rooms))  # 503 while writes fail
 
     @app.get("/api/meta")
-    async def meta() -> dict[str, Any]:
+    async def meta(request: Request) -> dict[str, Any]:
+        local = request.scope.get("server")
         return {
+            "share_base": share_base(settings.host, local),
+            "local_only": is_loopback(settings.host),
             "protocol": wire.VERSION,
             "presets": sorted(PRESETS),
             "preset_info": preset_catalog(),
