@@ -38,7 +38,7 @@ def test_arena_plays_per_seat_figures(
     assert len(d["levels_gained"]) == players and len(d["matches"]["wins"]) == players
     assert main(["replay", str(tmp_path / "match-1.json")]) == 0
     out = capsys.readouterr().out
-    assert "calls copy" in out and "Levels: S0 on" in out
+    assert "calls copy" in out and "Levels: #1 on" in out
 
 
 def test_arena_summary_names_seats(capsys: pytest.CaptureFixture[str]) -> None:

@@ -140,6 +140,7 @@ async def _serve(
         try:
             async with app.router.lifespan_context(app):
                 if not stopped:
+                    sock.listen(2048)  # connections wait in the queue from the printed line on
                     port = sock.getsockname()[1]
                     print(f"open {browser_url(settings.host, port)} in a browser", flush=True)
                     _print_share(settings.host, port)
