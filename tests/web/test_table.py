@@ -128,7 +128,7 @@ def test_two_people_and_two_bots_at_one_table(browser: Browser, site: str, artif
 
     play_until([a, b], done)
     expect(a.get_by_test_id("summary")).to_be_visible()
-    expect(b.get_by_test_id("summary")).to_contain_text("第 1 局结束")
+    expect(b.get_by_test_id("summary")).to_contain_text("第1局结束")
     pa = a.get_by_test_id("summary-points").inner_text()
     assert pa == b.get_by_test_id("summary-points").inner_text()
     expect(c.get_by_test_id("summary")).to_be_visible()

@@ -1,7 +1,7 @@
 // Words for what the server sent: seat names, teams, actions, cards, friend calls, refusal
 // reasons and notices, in the current language. Projection only: the teams, roles and
 // reasons are the server's.
-import { has, lang, t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 import { state } from "../store.js";
 
 /** A seat's name: the player's, "Heuristic bot" (numbered when several), or "empty". */
@@ -53,11 +53,19 @@ export function seatLevel(i) {
   return tm.length && g.team_levels ? g.team_levels[tm[i]] : null;
 }
 
-/** Words for a refused action: the catalog's wording of its code, else the server's text. */
+/** Words for a refused action, a whole sentence: the catalog's wording of its code, else
+ * the server's text made a sentence. */
 export function reasonText(code, message) {
-  if (lang() === "en" && message) return message;
   if (code && has("reason." + code)) return t("reason." + code);
-  return message || code || "";
+  return sentence(message || code || "");
+}
+
+/** "must follow suit" → "Must follow suit." */
+export function sentence(text) {
+  const s = String(text).trim();
+  if (!s) return s;
+  const first = s[0].toUpperCase() + s.slice(1);
+  return /[.!?。！？]$/.test(first) ? first : first + ".";
 }
 
 export function trumpLabel(trump) {
@@ -78,9 +86,15 @@ export function callLabel(call) {
   return t("friend.nth_" + Math.min(call.nth, 4), { card: cardLabel(call.card) });
 }
 
-/** An action text as a button or a notice says it: "Declare ♥2", "Bid 120", "Pass". */
+/** An action text as a button or a notice says it: "Declare ♥2", "Bid 120", "Pass"; a pass
+ * in the auction is 不叫, in the 反底 round 不反, while declaring 不亮. */
 export function actionLabel(action) {
-  if (action === "pass") return t("action.pass");
+  if (action === "pass") {
+    const phase = state.game && state.game.phase;
+    if (phase === "bidding") return t("action.pass_bid");
+    if (phase === "rebury") return t("action.pass_rebury");
+    return t("action.pass");
+  }
   const [verb, ...cards] = action.split(" ");
   if (verb === "trump") return t("action.trump_suit", { suit: trumpLabel(cards[0]) });
   if (verb === "bid") return t("action.bid_n", { n: cards[0] });
@@ -99,9 +113,20 @@ export function noticeText(n) {
   }
   if (x.key === "notice.hint") return t(x.key, { action: actionLabel(x.action) });
   if (x.key === "notice.friend_revealed") return t(x.key, { name: seatName(x.seat) });
+  if (x.key === "notice.armed_refused") return t(x.key, { why: reasonText(x.code, x.message) });
   return t(x.key, x);
 }
 
+/** Whether this page was opened on this machine only (localhost, 127.x, [::1]). */
+export function onLoopback() {
+  const h = location.hostname.replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127\./.test(h);
+}
+
+/** The room's share link: the address this browser used, except on the server's own
+ * machine (a loopback address), where the server's LAN address is given instead
+ * (/api/meta share_base, when it listens on every interface). */
 export function roomLink(code) {
-  return `${location.origin}/#/room/${code}`;
+  const base = onLoopback() && state.meta && state.meta.share_base ? state.meta.share_base : location.origin;
+  return `${base}/#/room/${code}`;
 }

@@ -17,9 +17,12 @@ export function MatchOver() {
   return html`<div class="overlay">
     <div class="dialog" data-testid="match-over">
       <h2>${t("match.over")}</h2>
-      <p data-testid="match-winner">${who != null ? t("match.winner", { team: who }) : t("match.ended")}</p>
-      <p><a href=${"/api/games/" + mo.game} target="_blank" data-testid="record"
-        onClick=${state.room && state.room.private ? (e) => { e.preventDefault(); S.downloadRecord(mo.game); } : null}>${t("match.record")}</a></p>
+      <p data-testid="match-winner">${who != null ? t("match.winner", { team: who })
+        : mo.early ? t("match.ended_early") : t("match.ended")}</p>
+      <p class="row">
+        <a class="button" href=${"#/replay/" + mo.game} data-testid="watch-replay">${t("match.replay")}</a>
+        <button data-testid="record" onClick=${() => S.downloadRecord(mo.game)}>${t("match.record")}</button>
+      </p>
       <div class="row">
         ${state.seat != null ? html`<button class="primary" data-testid="again"
           onClick=${() => { S.send({ t: "ready", ready: true }); S.set({ matchOver: null }); }}>${t("match.again")}</button>` : null}

@@ -89,8 +89,8 @@ export function SeatPlate({ i, n }) {
       ${bid != null ? html`<span class="badge bid" data-testid=${"bid-" + i}>${bid}</span>` : null}
       ${s.substitute ? html`<span class="badge">${t("badge.substitute")}</span>` : null}
       ${s.kind === "human" && !s.connected ? html`<span class="badge away">${t("badge.away")}</span>` : null}
-      ${g && !me && g.hand_sizes[i] > 0 ? html`<span class="count" title=${t("seat.cards_left")}>
-        <${CardBack} cls="mini" />${g.hand_sizes[i]}</span>` : null}
+      ${g && g.hand_sizes[i] > 0 ? html`<span class="count" data-testid=${"count-" + i}
+        title=${t("seat.cards_left")}><${CardBack} cls="mini" />${g.hand_sizes[i]}</span>` : null}
       ${fixedTeams() ? html`<span class="team">${t("team.n", { n: teams()[i] + 1 })}</span>` : null}
       ${lv != null ? html`<span class="team" data-testid=${"seat-level-" + i}>${t("seat.level", { lv })}</span>` : null}
     </div>
@@ -118,7 +118,7 @@ function lastBid(i) {
   const g = state.game;
   if (!g || !g.auction || g.phase !== "bidding") return null;
   for (let k = g.auction.length - 1; k >= 0; k--) {
-    if (g.auction[k][0] === i) return g.auction[k][1] == null ? t("action.pass") : String(g.auction[k][1]);
+    if (g.auction[k][0] === i) return g.auction[k][1] == null ? t("action.pass_bid") : String(g.auction[k][1]);
   }
   return null;
 }

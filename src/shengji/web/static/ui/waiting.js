@@ -2,10 +2,10 @@
 // remove a bot, stand), readiness. Seat controls that only the room's owner may use (move
 // a seat to the spectators, fill it with a bot) belong in SeatControls.
 import { useEffect, useState } from "preact/hooks";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { roomLink, seatName, teams } from "./labels.js";
+import { onLoopback, roomLink, seatName, teams } from "./labels.js";
 import { LevelSequence, isShortSequence } from "./levels.js";
 
 const { state } = S;
@@ -34,7 +34,7 @@ export function WaitingRoom() {
     <div class="wcard winfo">
       <h2>${t("preset." + room.preset)}</h2>
       <p class="muted small">${t("preset_desc." + room.preset)}
-        ${room.max_deals ? " " + t("room.max_deals", { n: room.max_deals }) : ""}</p>
+        ${room.max_deals ? " " + tn("room.max_deals", room.max_deals) : ""}</p>
       ${isShortSequence(room.ruleset.level_sequence) ? html`<p class="small"><${LevelSequence} seq=${room.ruleset.level_sequence} /></p>` : null}
       <div class="row">
         <input class="link" readonly value=${roomLink(room.code)} data-testid="room-link"
@@ -48,7 +48,8 @@ export function WaitingRoom() {
           onClick=${() => S.send({ t: "ready", ready: !mine.ready })}>
           ${mine.ready ? t("room.not_ready") : t("room.ready")}</button>` : null}
       </div>
-      <p class="muted small">${empty ? t("room.need_seats", { n: empty }) : t("room.need_ready")}
+      ${onLoopback() && state.meta && state.meta.local_only ? html`<p class="muted small" data-testid="local-only">${t("room.local_only")}</p>` : null}
+      <p class="muted small">${empty ? tn("room.need_seats", empty) : t("room.need_ready")}
         ${empty && !isOwner() ? " " + t("room.owner_only") : ""}</p>
     </div>
     <div class=${"wseats n" + room.seats.length}>
