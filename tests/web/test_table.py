@@ -50,7 +50,8 @@ def test_a_whole_deal_against_three_bots(browser: Browser, site: str, artifacts:
             picks = [0, st["hand"] - 1] if st["lead"] == 0 else range(st["lead"] + 1)
             for i in picks:
                 page.get_by_test_id(f"hand-{i}").click()
-            expect(page.get_by_test_id("reason")).to_contain_text(re.compile("one suit|to follow"))
+            refusal = re.compile("one suit|as many cards as the lead")
+            expect(page.get_by_test_id("reason")).to_contain_text(refusal)
             expect(page.get_by_test_id("play")).to_be_disabled()
             page.keyboard.press("Escape")
             expect(page.get_by_test_id("reason")).to_have_text("Select cards to play.")

@@ -107,13 +107,13 @@ export function noticeText(n) {
   if (!n) return "";
   const x = n.text;
   if (typeof x === "string") return x;
+  if (x.key === "notice.armed_refused") return t(x.key, { why: reasonText(x.code, x.message) });
   if (x.code) return reasonText(x.code, x.message);
   if (x.key === "notice.throw_failed") {
     return t(x.key, { name: seatName(x.seat), attempted: x.attempted, forced: x.forced });
   }
   if (x.key === "notice.hint") return t(x.key, { action: actionLabel(x.action) });
   if (x.key === "notice.friend_revealed") return t(x.key, { name: seatName(x.seat) });
-  if (x.key === "notice.armed_refused") return t(x.key, { why: reasonText(x.code, x.message) });
   return t(x.key, x);
 }
 
