@@ -2,18 +2,21 @@
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# Ranges in pyproject.toml; the exact versions installed (and tested) in constraints.txt.
+PIP_INSTALL := $(BIN)/pip install -q -c constraints.txt
 
-.PHONY: setup setup-dev run test browser-deps lint typecheck bench mypyc mypyc-clean
+.PHONY: setup setup-dev run test test-postgres browser-deps lint typecheck bench mypyc mypyc-clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
+# The server's packages are the `server` extra (the core alone: `pip install shengji`).
 setup: $(BIN)/python
-	$(BIN)/pip install -q -e .
+	$(PIP_INSTALL) -e '.[server]'
 
 setup-dev: $(BIN)/python
-	$(BIN)/pip install -q -e '.[dev]'
+	$(PIP_INSTALL) -e '.[dev]'
 
 run: setup
 	$(BIN)/shengji serve --data-dir ./shengji-data
@@ -34,6 +37,16 @@ test: setup-dev browser-deps
 	@if [ -f ../shared/checks/judge_check.py ]; then \
 		$(BIN)/python ../shared/checks/judge_check.py ../shared/checks/rules_examples.jsonl; \
 	else echo "judge check skipped: ../shared/checks not found"; fi
+
+# The server suite again, against PostgreSQL (docs/deploy.md, "PostgreSQL in tests"): one
+# answering on 127.0.0.1:5432 (scripts/postgres_for_tests.sh starts or installs one when
+# root); skipped, saying why, when there is none. PG_TESTS picks the tests (default all).
+PG_TESTS ?= tests/server
+test-postgres: setup-dev
+	@url=$$(PY=$(BIN)/python bash scripts/postgres_for_tests.sh) \
+		|| { echo "test-postgres skipped: no PostgreSQL to test against (reason above)"; exit 0; }; \
+	echo "test-postgres: the server tests against $$url"; \
+	SHENGJI_TEST_DATABASE_URL=$$url $(BIN)/python -m pytest -n 2 -p no:cacheprovider $(PG_TESTS)
 
 bench: setup
 	$(BIN)/python bench/rules.py

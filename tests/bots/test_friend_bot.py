@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from shengji.bots.driver import play_match
-from shengji.bots.friend import choose_call, next_copy_holder, partners
+from shengji.bots.friend import choose_call, next_copy_holder, partners, sure_friend
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random import RandomBot
 from shengji.bots.registry import make_bot
@@ -73,25 +73,55 @@ def test_level_ace_calls_kings() -> None:
 
 
 def test_partners_while_hidden_and_after_the_reveal() -> None:
-    s = calling({0: "SA", 2: "SA S3"})
+    """Seed 002 "靠近庄家的有该牌的玩家和他是对家": seat 1, the dealer's next seat, holds a SA
+    and knows it is the friend; seat 2 holds none and knows it is not."""
+    s = calling({0: "SA", 1: "SA S3"})
     s = step(s, CallFriend(0, parse_card("SA"), 1))
-    v2, v1 = view_for(s, 2), view_for(s, 1)
-    assert next_copy_holder(v2, 2) and not next_copy_holder(v1, 1)
-    assert partners(v2, 2) == {0, 2}  # holds the counted copy: sides with the dealer
-    assert partners(v1, 1) == {1}  # nobody known: only itself
-    assert partners(view_for(s, 0), 0) == {0}
-    # play until seat 2 plays SA
+    v1, v2 = view_for(s, 1), view_for(s, 2)
+    assert sure_friend(v1, 1) and not sure_friend(v2, 2)
+    assert partners(v1, 1) == {0, 1}  # sure to be the friend: sides with the dealer
+    assert partners(v2, 2) == {2}  # not the friend, but 1 or 3 may be
+    assert partners(view_for(s, 0), 0) == {0}  # the dealer cannot tell who holds the other
     bots = [HeuristicBot(i) for i in range(4)]
     while s.friend is None:
         seat = s.to_act
         assert seat is not None
         s = step(s, bots[seat].choose(view_for(s, seat), s.legal_actions(seat)))
-    assert s.friend == 2
-    assert partners(view_for(s, 1), 1) == {1, 3} and partners(view_for(s, 2), 2) == {0, 2}
+    assert s.friend == 1
+    assert partners(view_for(s, 2), 2) == {2, 3} and partners(view_for(s, 1), 1) == {0, 1}
+
+
+def test_sure_attackers_side_together() -> None:
+    """The dealer holds both: "如果庄家自己拿到2张该牌，则庄家一打三" — once both are out
+    everyone knows it, and the three play together."""
+    s = step(calling({0: "SA SA S3 S4"}), CallFriend(0, parse_card("SA"), 1))
+    assert partners(view_for(s, 0), 0) == {0}
+    assert partners(view_for(s, 1), 1) == {1}  # cannot tell yet
+    s = step(s, Play(0, (parse_card("SA"), parse_card("SA"))))
+    assert partners(view_for(s, 1), 1) == {1, 2, 3}
+
+
+def test_partners_of_unsure_seats() -> None:
+    """Seed 002 "靠近庄家的有该牌的玩家和他是对家": dealer 0 holds none, seats 2 and 3 one each.
+    Seat 3 cannot tell (seat 1 or 2 may hold one nearer); seat 1 holds none: not the friend,
+    but it cannot tell which of 2 and 3 is."""
+    s = step(calling({2: "SA", 3: "SA"}), CallFriend(0, parse_card("SA"), 1))
+    assert partners(view_for(s, 3), 3) == {3} and not sure_friend(view_for(s, 3), 3)
+    assert partners(view_for(s, 1), 1) == {1}
+    assert partners(view_for(s, 2), 2) == {2}  # seat 1 might hold one
+    assert partners(view_for(s, 0), 0) == {0}
+
+
+def test_the_nth_played_rule_keeps_the_counted_copy() -> None:
+    rs = PRESETS["find-friend"].replace({"friend_rule": "nth-played"})
+    s = bury_back(pass_round(deal_out(stacked(rs, {0: "SA", 2: "SA S3"}))))
+    s = step(s, CallFriend(0, parse_card("SA"), 1))
+    assert next_copy_holder(view_for(s, 2), 2) and sure_friend(view_for(s, 2), 2)
+    assert not next_copy_holder(view_for(s, 1), 1) and partners(view_for(s, 1), 1) == {1}
 
 
 def test_the_friend_leads_the_called_card_to_reveal_itself() -> None:
-    s = step(calling({0: "SA", 2: "SA S3 S4"}), CallFriend(0, parse_card("SA"), 1))
+    s = step(calling({2: "SA SA S3 S4"}), CallFriend(0, parse_card("SA"), 1))  # holds both
     t = copy.copy(s)  # seat 2 has just won a trick: it leads
     t.leader = 2
     t._to_act = _UNKNOWN
@@ -99,6 +129,26 @@ def test_the_friend_leads_the_called_card_to_reveal_itself() -> None:
     assert isinstance(a, Play) and parse_card("SA") in a.cards
     after, events = t.apply(a)
     assert FriendRevealed(None, 2, parse_card("SA")) in events and after.defenders == (0, 2)
+
+
+def test_sampled_worlds_keep_a_nearer_holder_after_a_not_friend() -> None:
+    """After seat 3 plays SA without a reveal, every world seat 2 (holding none) samples
+    gives seat 1 a SA — the friend — and builds a deal where seat 1 is the hidden friend."""
+    import random as _random
+
+    from shengji.bots.sampler import sample_hidden
+    from shengji.core.determinize import state_from_view
+
+    s = step(calling({0: "S3", 1: "SA S4", 2: "S5", 3: "SA"}), CallFriend(0, parse_card("SA"), 1))
+    for seat, card in ((0, "S3"), (1, "S4"), (2, "S5"), (3, "SA")):
+        s = step(s, Play(seat, (parse_card(card),)))
+    v = view_for(s, 2)
+    assert v.friend_candidates == (1,)
+    rng = _random.Random(0)
+    for _ in range(20):
+        hands, kitty = sample_hidden(v, rng)
+        assert hands[1][parse_card("SA")] == 1
+        assert state_from_view(v, hands, kitty).friend_seat == 1
 
 
 # ---------------------------------------------------------------------------- legality

@@ -38,7 +38,9 @@ def test_arena_plays_per_seat_figures(
     assert len(d["levels_gained"]) == players and len(d["matches"]["wins"]) == players
     assert main(["replay", str(tmp_path / "match-1.json")]) == 0
     out = capsys.readouterr().out
-    assert "calls copy" in out and "Levels: #1 on" in out
+    assert "Levels: #1 on" in out
+    assert "the holder nearest the dealer is the friend" in out or "plays alone" in out
+    assert "calls copy" not in out
 
 
 def test_arena_summary_names_seats(capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,14 +62,47 @@ def test_duplicate_is_refused_without_fixed_teams(capsys: pytest.CaptureFixture[
 
 
 def test_a_human_dealer_calls_at_the_terminal() -> None:
+    """边锋 names a card, not a copy: "可以指定一张牌为自己的对家"."""
     s = bury_back(pass_round(deal_out(stacked(PRESETS["find-friend"], {0: "SA"}))))
     assert s.phase is Phase.CALLING
     out = io.StringIO()
-    human = HumanPlayer(io.StringIO("SA\n3 SA\nhint\n2 SA\n"), out, RandomBot(1))
+    human = HumanPlayer(io.StringIO("S1\n2 SA\nhint\nSA\n"), out, RandomBot(1))
     action = human.choose(view_for(s, 0), s.legal_actions(0))
-    assert action == CallFriend(0, parse_card("SA"), 2)
+    assert action == CallFriend(0, parse_card("SA"), 1)
     text = out.getvalue()
-    assert text.count("not allowed") == 2 and "hint:" in text
+    assert text.count("not allowed") == 2 and "hint:" in text and "nearest you" in text
+
+
+def test_a_human_dealer_calls_a_copy_under_the_nth_played_rule() -> None:
+    rs = PRESETS["find-friend"].replace({"friend_rule": "nth-played"})
+    s = bury_back(pass_round(deal_out(stacked(rs, {0: "SA"}))))
+    out = io.StringIO()
+    human = HumanPlayer(io.StringIO("3 SA\n2 SA\n"), out, RandomBot(1))
+    assert human.choose(view_for(s, 0), s.legal_actions(0)) == CallFriend(0, parse_card("SA"), 2)
+    assert out.getvalue().count("not allowed") == 1
+
+
+def test_the_replay_tells_a_farther_holder_is_not_the_friend() -> None:
+    from shengji.cli.replay import Narrator
+    from shengji.core.actions import Play
+    from shengji.core.match import MatchState
+
+    s = bury_back(pass_round(deal_out(stacked(
+        PRESETS["find-friend"], {0: "S3", 1: "SA S4", 2: "S5", 3: "SA"}, fill_seed=1))))
+    m = MatchState(PRESETS["find-friend"], 1, (0,) * 4, 0, s)
+    out = io.StringIO()
+    narrator = Narrator(out, "en", m, None)
+    for a in [CallFriend(0, parse_card("SA"), 1), *(
+            Play(p, (parse_card(c),)) for p, c in ((0, "S3"), (1, "S4"), (2, "S5"), (3, "SA")))]:
+        m, events = m.apply(a)
+        for e in events:
+            narrator.event(e, m)
+    text = out.getvalue()
+    assert "#1 calls SA: the holder nearest the dealer is the friend (#2" in text
+    assert "#4 plays SA but is not the friend" in text
+    zh = io.StringIO()
+    Narrator(zh, "zh", m, None).event(events[-2], m)
+    assert "不是朋友" in zh.getvalue()
 
 
 def test_the_text_summary_names_no_fixed_teams(capsys: pytest.CaptureFixture[str]) -> None:
@@ -76,3 +111,23 @@ def test_the_text_summary_names_no_fixed_teams(capsys: pytest.CaptureFixture[str
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "partners: none fixed" in out and "team 0" not in out
+
+
+def test_the_replay_names_the_seats_holding_the_right_to_declare() -> None:
+    """Seed 002 "抓分方捉满120分即可上台,即每个成员获得下一局的亮牌权": each deal after a
+    takeover says who contested it, and its header gives the declarer's own level."""
+    from shengji.bots.driver import play_match
+    from shengji.cli.replay import print_replay
+    from shengji.core.cards import LEVELS
+
+    rs = PRESETS["five-player"]
+    m, record = play_match(rs, [RandomBot(f"r/{i}") for i in range(5)], "rights", deals=6)
+    out = io.StringIO()
+    print_replay(record, out)
+    text = out.getvalue()
+    contested = [i for i in range(1, 6) if m.history[i - 1].result.change.attackers_take_over]
+    assert contested and text.count("亮牌权: ") == len(contested)
+    for i in contested:
+        d = m.history[i]
+        assert f"Deal {i + 1}: dealer #{d.dealer + 1} " in text
+        assert f"level {LEVELS[d.level]}," in text.split(f"Deal {i + 1}:")[1].split("\n")[0]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ import pytest
 
 from shengji.bots.random import RandomBot
 from shengji.core.actions import SYSTEM, Action, Bury, Deal, Pass
-from shengji.core.cards import BJ, LJ, cards_str, deck, parse_cards, parse_rank
+from shengji.core.cards import BJ, LJ, cards_str, deck, parse_cards, parse_level
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import CardCountDealt, Event
 from shengji.core.ruleset import Ruleset
@@ -41,11 +41,18 @@ def stacked(
     level: str = "2",
     dealer: int | None = 0,
     fill_seed: int = 0,
+    levels: Sequence[str] | None = None,
+    rights: Sequence[int] = (),
 ) -> DealState:
     """A fresh deal (nothing dealt yet) whose pack gives ``hands[seat]`` to each seat and
     ``kitty`` to the kitty; every other card is spread over the remaining places (level cards
-    and jokers go to the kitty first, so the filler rarely makes extra declarations)."""
-    s = DealState.new(rs, seed=f"stacked/{fill_seed}", level=parse_rank(level), dealer=dealer)
+    and jokers go to the kitty first, so the filler rarely makes extra declarations).
+    ``levels`` (each seat's level, e.g. ``"JK"``) and ``rights`` (亮牌权) go to
+    ``DealState.new``."""
+    s = DealState.new(
+        rs, seed=f"stacked/{fill_seed}", level=parse_level(level), dealer=dealer,
+        levels=None if levels is None else [parse_level(x) for x in levels], rights=rights,
+    )
     players, n, k = rs.players, rs.hand_size, rs.kitty_size
     pool = Counter(deck(rs.decks))
     want: dict[int, list[int]] = {p: C(hands.get(p, "")) for p in range(players)}
@@ -57,7 +64,7 @@ def stacked(
             pool[c] -= 1
     rest = [c for c, m in sorted(pool.items()) for _ in range(m)]
     random.Random(fill_seed).shuffle(rest)
-    lvl = parse_rank(level)
+    lvl = parse_level(level)
     rest.sort(key=lambda c: not (c in (LJ, BJ) or (c < 52 and c % 13 == lvl)))
     while len(want_kitty) < k:
         want_kitty.append(rest.pop(0))

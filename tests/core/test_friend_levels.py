@@ -157,12 +157,19 @@ def test_must_play_j_stops_each_seat() -> None:
     assert after[0] == idx(FIVE, "J") and after[2] == idx(FIVE, "J")
 
 
-def test_winning_on_a_wins_the_match_for_the_seats_on_a() -> None:
+def test_winning_on_the_last_level_wins_the_match_for_the_seats_on_it() -> None:
+    """Five players go on past A to the jokers (王, Decision 94): the last level is JK."""
+    jk = idx(FIVE, "A") + 1
+    assert FIVE.level_sequence[jk] == 13 and len(FIVE.level_sequence) == jk + 1
+    assert outcome(FIVE, (jk, 0, jk, 0, 0), 50, friend=2)[2] == (0, 2)
+    assert outcome(FIVE, (jk, 0, 3, 0, 0), 50, friend=2)[2] == (0,)
+    assert outcome(FIVE, (3, 0, jk, 0, 0), 50, friend=2)[2] == ()  # played at the dealer's 5
+    assert outcome(FIVE, (jk, 0, jk, 0, 0), 130, friend=2)[2] == ()
     a = idx(FIVE, "A")
-    assert outcome(FIVE, (a, 0, a, 0, 0), 50, friend=2)[2] == (0, 2)
-    assert outcome(FIVE, (a, 0, 3, 0, 0), 50, friend=2)[2] == (0,)
-    assert outcome(FIVE, (3, 0, a, 0, 0), 50, friend=2)[2] == ()  # played at the dealer's 5
-    assert outcome(FIVE, (a, 0, a, 0, 0), 130, friend=2)[2] == ()
+    assert outcome(FIVE, (a, 0, a, 0, 0), 50, friend=2)[2] == ()  # A is no longer the end
+    old = preset("five-player", {"level_sequence": [*"23456789", "10", "J", "Q", "K", "A"],
+                                 "must_play": ["J", "A"]})
+    assert outcome(old, (a, 0, a, 0, 0), 50, friend=2)[2] == (0, 2)
 
 
 # ---------------------------------------------------------------------------- items 5, 6
@@ -234,7 +241,7 @@ def test_match_levels_are_per_seat_and_the_deal_is_at_the_dealers_rank() -> None
 
 # ---------------------------------------------------------------------------- properties
 
-LEVEL = st.integers(min_value=0, max_value=12)
+LEVEL = st.integers(min_value=0, max_value=13)
 
 
 @given(
@@ -293,9 +300,10 @@ def test_random_find_friend_matches_finish_and_replay(seed: int) -> None:
     check_match(FF, [RandomBot(f"{seed}/{i}") for i in range(4)], seed)
 
 
-@settings(max_examples=2, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=10**6))
+@pytest.mark.parametrize("seed", [1])
 def test_five_player_matches_finish_and_replay(seed: int) -> None:
+    """A whole five-player match (to JK, Decision 94) finishes and replays; seeded, since a
+    match runs 80 to several hundred deals (Decision 99)."""
     check_match(FIVE, [HeuristicBot(f"{seed}/{i}") for i in range(5)], seed)
 
 
@@ -324,9 +332,14 @@ def check_match(rs: Ruleset, bots: list[Any], seed: int) -> None:
 
 def test_a_friend_leaves_a_must_play_rank_only_from_a_deal_played_there() -> None:
     j = idx(FIVE, "J")
+    lost = preset("five-player", {"level_transfer": "off"})  # wasted levels are lost
     # the dealer on 5, the friend on J: the friend stays on J (it has not played J)
-    after = outcome(FIVE, (3, 0, j, 0, 0), 30, friend=2, last=0)[0]
+    after = outcome(lost, (3, 0, j, 0, 0), 30, friend=2, last=0)[0]
     assert after[0] == 3 + 4 and after[2] == j
     # both on J: both go on
-    after = outcome(FIVE, (j, 0, j, 0, 0), 30, friend=2, last=0)[0]
+    after = outcome(lost, (j, 0, j, 0, 0), 30, friend=2, last=0)[0]
     assert after[0] == j + 3 and after[2] == j + 2  # 4 and 2, A stops the dealer at A
+    # 级数不浪费 (five-player): the attackers are on 2, so the friend's 2 go to the dealer,
+    # who stops on J; the dealer's 1 past A goes to the friend, who stops on A
+    assert outcome(FIVE, (3, 0, j, 0, 0), 30, friend=2, last=0)[0][:3] == (j, 0, j)
+    assert outcome(FIVE, (j, 0, j, 0, 0), 30, friend=2, last=0)[0][:3] == (j + 3, 0, j + 3)

@@ -122,6 +122,6 @@ def test_display_order() -> None:
 def test_contexts_are_cached_and_checked() -> None:
     assert context(8, 1) is context(8, 1)
     assert context(8, 1) is not context(8, 1, permanent_twos=True)
-    for bad in (-1, 13):
+    for bad in (-1, 14):  # 13 is the joker level (打王)
         with pytest.raises(ValueError):
             context(bad, 1)

@@ -138,8 +138,14 @@ def test_unknown_keys_refused() -> None:
         {"level_sequence": ["A", "2"]},
         {"level_sequence": ["2", "2"]},
         {"level_sequence": ["2", "Z"]},
-        {"level_sequence": [13]},
+        {"level_sequence": [14]},  # 13 is JK, the joker level
+        {"level_sequence": ["2", "JK", "A"]},
+        {"must_play": [14]},
         {"must_play": "A"},
+        {"level_transfer": "opponents"},  # find-a-friend games only
+        {"level_transfer": "sometimes"},
+        {"takeover_dealer": "anyone"},
+        {"friend_rule": "first"},
         {"kitty_cap": 0},
         {"name": 3},
     ],

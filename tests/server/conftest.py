@@ -1,4 +1,9 @@
-"""Fixtures: a live server with test settings (pacing 0, bots without delay)."""
+"""Fixtures: a live server with test settings (pacing 0, bots without delay).
+
+``SHENGJI_TEST_DATABASE_URL=postgresql+asyncpg://postgres@127.0.0.1:5432/test`` runs the
+suite against PostgreSQL (``make test-postgres``): each test's server gets a schema of its
+own (tests/pg.py), dropped when the test ends; tests about the SQLite file itself are
+marked ``sqlite_only`` and skip there."""
 
 from __future__ import annotations
 
@@ -6,7 +11,24 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.server.helpers import fast_settings, live_server
+from tests import pg
+from tests.server.helpers import drop_test_databases, fast_settings, live_server
+
+
+@pytest.fixture(autouse=True)
+def _drop_test_databases() -> Iterator[None]:
+    yield
+    drop_test_databases()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under PostgreSQL, skip the tests about the SQLite file (``sqlite_only``)."""
+    if pg.configured_url() is None:
+        return
+    skip = pytest.mark.skip(reason=f"about the SQLite file ({pg.ENV} is set)")
+    for item in items:
+        if item.get_closest_marker("sqlite_only"):
+            item.add_marker(skip)
 
 
 @pytest.fixture

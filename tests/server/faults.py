@@ -1,9 +1,10 @@
 """Fault injection at the storage layer, in-process: every write statement of a store's
-engine fails, as on a full disk, while the fault is on (reads still work)."""
+engine fails, as on a full disk, while the fault is on (reads still work). The fault is
+the database driver's own ``OperationalError`` (SQLite's or asyncpg's), so SQLAlchemy
+wraps it as it would a real one."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from typing import Any
 
@@ -36,7 +37,7 @@ class WriteFault:
     def active(self) -> bool:
         return time.monotonic() < self.until
 
-    def _check(self, _conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+    def _check(self, conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
         if self.active and statement.lstrip().split(None, 1)[0].upper() in WRITES:
             self.hits += 1
-            raise sqlite3.OperationalError(self.message)
+            raise conn.dialect.loaded_dbapi.OperationalError(self.message)

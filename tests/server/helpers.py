@@ -10,22 +10,52 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
+from pathlib import Path
 from typing import Any
 
 import httpx
 import uvicorn
 from fastapi import FastAPI
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from shengji.server.app import create_app
 from shengji.server.settings import Settings
+from tests import pg
 
 Msg = dict[str, Any]
 
 
+_PG_SCHEMAS: dict[str, str] = {}
+"""With ``SHENGJI_TEST_DATABASE_URL``: the PostgreSQL schema of each data dir of a test
+(dropped when the test ends: conftest.py)."""
+
+
+def test_database_url(data_dir: str) -> str | None:
+    """The database a test's server uses for ``data_dir``: None (SQLite in the data dir),
+    or with ``SHENGJI_TEST_DATABASE_URL`` a fresh PostgreSQL schema of its own, the same
+    one each time the test names this data dir (a restart finds its rooms)."""
+    admin = pg.configured_url()
+    if admin is None:
+        return None
+    if data_dir not in _PG_SCHEMAS:
+        _PG_SCHEMAS[data_dir] = pg.create_schema(admin)
+    return _PG_SCHEMAS[data_dir]
+
+
+def drop_test_databases() -> None:
+    """Drop the PostgreSQL schemas made for the test that ends."""
+    admin = pg.configured_url()
+    while admin and _PG_SCHEMAS:
+        _, url = _PG_SCHEMAS.popitem()
+        pg.drop_schema(admin, url)
+
+
 def fast_settings(data_dir: str, **kw: Any) -> Settings:
-    """Settings for tests: no pacing, no bot delay."""
+    """Settings for tests: no pacing, no bot delay; the database is SQLite in ``data_dir``
+    or, with ``SHENGJI_TEST_DATABASE_URL``, PostgreSQL (``test_database_url``)."""
     base: dict[str, Any] = {
         "data_dir": data_dir,
         "deal_pacing_s": 0.0,
@@ -36,8 +66,33 @@ def fast_settings(data_dir: str, **kw: Any) -> Settings:
         "rate_burst": 1000,
         "log_level": "warning",
     }
+    if "database_url" not in kw:
+        base["database_url"] = test_database_url(data_dir)
     base.update(kw)
     return Settings(**base)
+
+
+def database_flags(data_dir: str | Path) -> list[str]:
+    """The ``shengji rooms`` / ``shengji db`` flags naming a test's database."""
+    url = test_database_url(str(data_dir))
+    return ["--data-dir", str(data_dir)] if url is None else ["--database-url", url]
+
+
+def sql(data_dir: str | Path, statement: str, **params: Any) -> list[tuple[Any, ...]]:
+    """Run one SQL statement (named ``:params``) on a test's database, SQLite in
+    ``data_dir`` or its PostgreSQL schema, and commit; returns the rows, if any."""
+    url = fast_settings(str(data_dir)).resolved_database_url()
+
+    async def run() -> list[tuple[Any, ...]]:
+        engine = create_async_engine(url)
+        try:
+            async with engine.begin() as conn:
+                result = await conn.execute(text(statement), params)
+                return [tuple(r) for r in result] if result.returns_rows else []
+        finally:
+            await engine.dispose()
+
+    return pg.run_async(run())
 
 
 @contextmanager

@@ -6,14 +6,13 @@ memory and in the database."""
 from __future__ import annotations
 
 import socket
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
+from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room, sql
 
 
 def _auth(token: str, address: str | None = None) -> dict[str, str]:
@@ -127,12 +126,9 @@ def test_empty_rooms_expire_free_the_cap_and_stay_closed_after_a_restart(
         assert httpx.get(f"{base}/api/rooms/{third.json()['code']}").status_code == 200
         assert httpx.get(f"{base}/api/rooms/{kept['code']}").status_code == 200
         watcher.close()
-    db = sqlite3.connect(tmp_path / "shengji.db")
-    row = db.execute("SELECT id, closed FROM rooms WHERE code = ?", (left["code"],))
-    rid, closed = row.fetchone()
-    assert closed == 1  # its row stays (records name it), closed, and its log is deleted
-    assert db.execute("SELECT COUNT(*) FROM room_log WHERE room_id = ?", (rid,)).fetchone() == (0,)
-    db.close()
+    ((rid, closed),) = sql(tmp_path, "SELECT id, closed FROM rooms WHERE code = :c", c=left["code"])
+    assert closed  # its row stays (records name it), closed, and its log is deleted
+    assert sql(tmp_path, "SELECT COUNT(*) FROM room_log WHERE room_id = :r", r=rid) == [(0,)]
     with live_server(fast_settings(str(tmp_path))) as base:
         assert httpx.get(f"{base}/api/rooms/{left['code']}").status_code == 404
         assert httpx.get(f"{base}/api/rooms/{kept['code']}").status_code == 200
@@ -237,11 +233,8 @@ def test_chat_is_capped_in_memory_and_in_the_database(tmp_path: Path) -> None:
         assert [x["text"] for x in snap["chat"]] == [f"line {i}" for i in range(7, 12)]
 
         def stored() -> list[str]:
-            db = sqlite3.connect(tmp_path / "shengji.db")
-            rows = db.execute("SELECT data FROM room_log WHERE kind = 'chat' ORDER BY seq")
-            texts = [r[0] for r in rows]
-            db.close()
-            return texts
+            rows = sql(tmp_path, "SELECT data FROM room_log WHERE kind = 'chat' ORDER BY seq")
+            return [str(r[0]) for r in rows]
 
         _wait_for(lambda: len(stored()) <= 7)  # at most half the cap more than it keeps
         assert '"line 0"' not in " ".join(stored()) and '"line 11"' in stored()[-1]

@@ -88,6 +88,8 @@ def test_the_dealer_calls_a_friend_and_everyone_sees_who_it_is(server: str) -> N
             game = _snapshot(spectator, m["seq"])["game"]
             assert game["friend_call"] is not None and game["friend"] is None
             assert game["defenders"] == [game["dealer"]]
+            # who may be the friend, as the table can tell (rules.md Decision 90)
+            assert game["dealer"] not in game["friend_candidates"]
         if m["phase"] != "calling" or tried["calling"]:
             return False
         tried["calling"] = True
@@ -97,6 +99,7 @@ def test_the_dealer_calls_a_friend_and_everyone_sees_who_it_is(server: str) -> N
         assert _refused(c, "call SA", m["seq"])["code"] == "bad-notation"
         assert _refused(c, "call 1 XX", m["seq"])["code"] == "bad-notation"
         assert _refused(c, "call 9 SA", m["seq"])["code"] == "bad-call"
+        assert _refused(c, "call 2 SA", m["seq"])["code"] == "bad-call"  # a card, not a copy
         assert _refused(c, "play SA", m["seq"])["code"] == "wrong-phase"
         # nothing changed: still the dealer's call
         snap = _snapshot(c, m["seq"])["game"]
@@ -116,6 +119,11 @@ def test_the_dealer_calls_a_friend_and_everyone_sees_who_it_is(server: str) -> N
         assert _events(c, "friend_revealed") == revealed
     if revealed:
         assert revealed[0]["seat"] != called["seat"] and revealed[0]["card"] == called["card"]
+    not_friend = _events(spectator, "not_friend")  # farther holders who played it first
+    assert all(e["seat"] not in (called["seat"], *(r["seat"] for r in revealed))
+               for e in not_friend)
+    for c in clients:
+        assert _events(c, "not_friend") == not_friend
     # the deal's summary: each seat's level went up, or not, by the revealed sides
     [end] = _events(spectator, "deal_ended")
     assert set(end) >= {"attacker_points", "defender_levels", "attacker_levels"}

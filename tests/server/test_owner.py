@@ -4,12 +4,19 @@ others out of seats; anyone may still take a free seat. A room from before owner
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import httpx
 
-from tests.server.helpers import Client, Msg, fast_settings, live_server, new_player, new_room
+from tests.server.helpers import (
+    Client,
+    Msg,
+    fast_settings,
+    live_server,
+    new_player,
+    new_room,
+    sql,
+)
 
 
 def _snapshot(c: Client) -> Msg:
@@ -92,10 +99,7 @@ def test_a_room_without_an_owner_is_open_to_everyone_and_owners_survive_restarts
         ann, eve = new_player(base, "ann"), new_player(base, "eve")
         old = new_room(base, ann["token"])
         owned = new_room(base, ann["token"])
-    db = sqlite3.connect(tmp_path / "shengji.db")
-    db.execute("UPDATE rooms SET created_by = NULL WHERE code = ?", (old["code"],))
-    db.commit()
-    db.close()
+    sql(tmp_path, "UPDATE rooms SET created_by = NULL WHERE code = :c", c=old["code"])
     with live_server(settings) as base:
         assert httpx.get(f"{base}/api/rooms/{owned['code']}").json()["owner"] == ann["id"]
         assert httpx.get(f"{base}/api/rooms/{old['code']}").json()["owner"] is None

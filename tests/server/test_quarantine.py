@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 import subprocess
 import sys
 import time
@@ -18,14 +17,22 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from shengji.server.rooms import Room
-from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
+from tests.server.helpers import (
+    Client,
+    database_flags,
+    fast_settings,
+    live_server,
+    new_player,
+    new_room,
+    sql,
+)
 
 BOTS = {i: "random" for i in range(4)}
 
 
 def _admin(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "shengji", "rooms", *args, "--data-dir", str(data_dir)],
+        [sys.executable, "-m", "shengji", "rooms", *args, *database_flags(data_dir)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -99,28 +106,25 @@ def _rooms_playing(base: str, token: str, n: int) -> list[dict[str, Any]]:
     return rooms
 
 
-def _poison(db: Path, rid: dict[str, int]) -> None:
+def _poison(data_dir: Path, rid: dict[str, int]) -> None:
     """A corrupt log row, a ruleset the engine refuses (the report's kitty of 108), a ruleset
     that is not JSON and an endless bot, each in one room."""
-    with sqlite3.connect(db) as conn:
-        conn.execute(
-            "UPDATE room_log SET data = 'play 9 ZZ' WHERE id = (SELECT max(id) FROM room_log "
-            "WHERE room_id = ? AND kind = 'action')",
-            (rid["log"],),
-        )
-        ruleset = json.loads(
-            conn.execute("SELECT ruleset FROM rooms WHERE id = ?", (rid["kitty"],)).fetchone()[0]
-        )
-        ruleset["kitty_size"] = 108
-        conn.execute(
-            "UPDATE rooms SET ruleset = ? WHERE id = ?", (json.dumps(ruleset), rid["kitty"])
-        )
-        conn.execute("UPDATE rooms SET ruleset = '{not json' WHERE id = ?", (rid["json"],))
-        state = json.loads(
-            conn.execute("SELECT state FROM rooms WHERE id = ?", (rid["bot"],)).fetchone()[0]
-        )
-        state["seats"][1]["bot"] = "search:inf"  # seated before bot specs were bounded
-        conn.execute("UPDATE rooms SET state = ? WHERE id = ?", (json.dumps(state), rid["bot"]))
+    sql(
+        data_dir,
+        "UPDATE room_log SET data = 'play 9 ZZ' WHERE id = (SELECT max(id) FROM room_log "
+        "WHERE room_id = :r AND kind = 'action')",
+        r=rid["log"],
+    )
+    ((text,),) = sql(data_dir, "SELECT ruleset FROM rooms WHERE id = :r", r=rid["kitty"])
+    ruleset = json.loads(text)
+    ruleset["kitty_size"] = 108
+    sql(data_dir, "UPDATE rooms SET ruleset = :v WHERE id = :r", v=json.dumps(ruleset),
+        r=rid["kitty"])
+    sql(data_dir, "UPDATE rooms SET ruleset = '{not json' WHERE id = :r", r=rid["json"])
+    ((text,),) = sql(data_dir, "SELECT state FROM rooms WHERE id = :r", r=rid["bot"])
+    state = json.loads(text)
+    state["seats"][1]["bot"] = "search:inf"  # seated before bot specs were bounded
+    sql(data_dir, "UPDATE rooms SET state = :v WHERE id = :r", v=json.dumps(state), r=rid["bot"])
 
 
 def test_a_restarted_server_with_poisoned_rooms_serves_the_others(
@@ -130,11 +134,9 @@ def test_a_restarted_server_with_poisoned_rooms_serves_the_others(
     with live_server(settings) as base:
         p = new_player(base, "ann")
         good, log_room, kitty_room, json_room, bot_room = _rooms_playing(base, p["token"], 5)
-    db = tmp_path / "shengji.db"
-    with sqlite3.connect(db) as conn:
-        ids = dict(conn.execute("SELECT code, id FROM rooms").fetchall())
+    ids = dict(sql(tmp_path, "SELECT code, id FROM rooms"))
     bad = {"log": log_room, "kitty": kitty_room, "json": json_room, "bot": bot_room}
-    _poison(db, {k: ids[r["code"]] for k, r in bad.items()})
+    _poison(tmp_path, {k: ids[r["code"]] for k, r in bad.items()})
     caplog.set_level(logging.INFO)
     with live_server(fast_settings(str(tmp_path))) as base:
         for room in bad.values():
@@ -162,10 +164,8 @@ def test_release_lets_a_room_be_tried_again(tmp_path: Path) -> None:
     with live_server(fast_settings(str(tmp_path), bot_delay_s=0.05)) as base:
         p = new_player(base, "ann")
         (room,) = _rooms_playing(base, p["token"], 1)
-    db = tmp_path / "shengji.db"
-    with sqlite3.connect(db) as conn:
-        (rid,) = conn.execute("SELECT id FROM rooms").fetchone()
-        conn.execute("UPDATE rooms SET ruleset = '[]' WHERE id = ?", (rid,))
+    ((rid,),) = sql(tmp_path, "SELECT id FROM rooms")
+    sql(tmp_path, "UPDATE rooms SET ruleset = '[]' WHERE id = :r", r=rid)
     with live_server(fast_settings(str(tmp_path))):
         pass
     assert room["code"] in _admin(tmp_path, "quarantined").stdout

@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx
 
 from shengji.core.cards import parse_cards
-from tests.server.helpers import Client, new_player, new_room
+from tests.server.helpers import Client, database_flags, new_player, new_room
 
 
 def _free_port() -> int:
@@ -44,8 +44,7 @@ def _serve(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
             "127.0.0.1",
             "--port",
             str(port),
-            "--data-dir",
-            str(data_dir),
+            *database_flags(data_dir),
             "--log-level",
             "warning",
         ],

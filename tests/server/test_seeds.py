@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,15 @@ from shengji.core.record import GameRecord, replay
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import Phase
 from shengji.server.seeds import match_seed
-from tests.server.helpers import Client, Msg, fast_settings, live_server, new_player, new_room
+from tests.server.helpers import (
+    Client,
+    Msg,
+    fast_settings,
+    live_server,
+    new_player,
+    new_room,
+    sql,
+)
 
 BOTS = {"1": "random", "2": "random", "3": "random"}
 
@@ -78,8 +85,7 @@ def _record(base: str, gid: int, token: str | None = None) -> httpx.Response:
 
 def _room_row(data_dir: Path, code: str) -> tuple[str, dict[str, Any]]:
     """The room's secret seed and its stored state, read straight from the database."""
-    with sqlite3.connect(data_dir / "shengji.db") as db:
-        seed, state = db.execute("SELECT seed, state FROM rooms WHERE code = ?", (code,)).fetchone()
+    ((seed, state),) = sql(data_dir, "SELECT seed, state FROM rooms WHERE code = :c", c=code)
     return str(seed), json.loads(state)
 
 

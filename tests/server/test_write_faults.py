@@ -30,7 +30,15 @@ from shengji.core.record import GameRecord, replay
 from shengji.server.app import create_app
 from shengji.server.write_faults import DurableWrites, WriteHealth, WritesStopped
 from tests.server.faults import WriteFault
-from tests.server.helpers import Client, Msg, fast_settings, live_server, new_player, new_room
+from tests.server.helpers import (
+    Client,
+    Msg,
+    fast_settings,
+    live_server,
+    new_player,
+    new_room,
+    sql,
+)
 from tests.server.test_restart import _free_port, _serve
 
 BOTS3 = {"1": "random", "2": "random", "3": "random"}
@@ -145,12 +153,12 @@ def _faulty_server(tmp_path: Path, **kw: Any) -> tuple[Any, Any]:
 
 def _log_actions(data_dir: Path, match_no: int = 1) -> list[str]:
     """The action rows of the room's log, in order (what a restart replays)."""
-    with sqlite3.connect(data_dir / "shengji.db") as db:
-        rows = db.execute(
-            "SELECT data FROM room_log WHERE kind = 'action' AND match_no = ? ORDER BY id",
-            (match_no,),
-        ).fetchall()
-    return [r[0] for r in rows]
+    rows = sql(
+        data_dir,
+        "SELECT data FROM room_log WHERE kind = 'action' AND match_no = :m ORDER BY id",
+        m=match_no,
+    )
+    return [str(r[0]) for r in rows]
 
 
 def _check_the_log_is_the_record(base: str, data_dir: Path, gid: int) -> None:
@@ -272,6 +280,7 @@ def test_a_bot_table_moves_again_after_a_short_outage(tmp_path: Path) -> None:
         _check_the_log_is_the_record(base, tmp_path, gid)
 
 
+@pytest.mark.sqlite_only
 def test_a_real_server_waits_out_a_locked_database(tmp_path: Path) -> None:
     """Against a ``shengji serve`` process: another process holds the SQLite write lock for
     12 s; the server's writes fail once its 5 s busy wait is over, ``/healthz`` turns 503,
@@ -346,8 +355,7 @@ def test_a_held_message_keeps_its_number_until_it_is_sent(tmp_path: Path) -> Non
         line = c.wait(lambda m: m["t"] == "chat")
         assert line["text"] == "hello" and line["seq"] == before + 1
         c.close()
-        with sqlite3.connect(tmp_path / "shengji.db") as db:
-            chats = db.execute("SELECT seq FROM room_log WHERE kind = 'chat'").fetchall()
+        chats = sql(tmp_path, "SELECT seq FROM room_log WHERE kind = 'chat'")
         assert chats == [(before + 1,)]  # written once
 
 

@@ -68,20 +68,20 @@ def choose_declaration(view: DealView, small: Sequence[Action]) -> Action | None
         return fallback
     best: dict[int, tuple[int, Declare]] = {}
     for a in options:
-        d = make_declaration(seat, a.cards, view.level, rs)
+        d = make_declaration(seat, a.cards, view.declare_level, rs)
         if d is not None and (d.trump not in best or d.count > best[d.trump][0]):
             best[d.trump] = (d.count, a)
     if not best:
         return fallback
-    power = {t: strength(hand, view.level, t, rs) for t in best}
+    power = {t: strength(hand, view.declare_level, t, rs) for t in best}
     trump = max(power, key=lambda t: power[t])
     mine = power[trump]
     cur = view.declaration
     if view.phase is Phase.REBURY:
         named = view.trump if view.auction is not None else None  # 竞标: the named suit
         here = (
-            strength(hand, view.level, cur.trump, rs) if cur
-            else strength(hand, view.level, named, rs) if named is not None
+            strength(hand, view.declare_level, cur.trump, rs) if cur
+            else strength(hand, view.declare_level, named, rs) if named is not None
             else 0.0
         )
         ok = mine >= REBURY_BAR and mine - here >= REBURY_MARGIN
@@ -98,13 +98,16 @@ def choose_declaration(view: DealView, small: Sequence[Action]) -> Action | None
         if view.dealer is None and not rs.first_deal_overturn_takes_dealer:
             bar -= FIRST_DEAL_RACE  # 先亮者为庄家: showing first wins the dealer seat
         return best[trump][1] if mine >= bar else fallback
-    here = strength(hand, view.level, cur.trump, rs)
+    here = strength(hand, view.declare_level, cur.trump, rs)
     if cur.seat == seat:
         if trump == cur.trump or mine - here >= OVERTURN_MARGIN * 1.5:
             return best[trump][1]  # reinforce (自保), or overturn oneself for a clearly better suit
         return fallback
     partner = rs.partnership == "fixed" and rs.players == 4 and (cur.seat - seat) % 4 == 2
-    takes_seat = view.dealer is None and rs.first_deal_overturn_takes_dealer
+    # the declarer takes the seat: a first deal where overturning does, or 亮牌权
+    takes_seat = view.dealer is None and (
+        rs.first_deal_overturn_takes_dealer or bool(view.rights)
+    )
     margin = PARTNER_MARGIN if partner else FIRST_DEAL_MARGIN if takes_seat else OVERTURN_MARGIN
     if mine >= bar - 0.05 and mine - here >= margin:
         return best[trump][1]

@@ -16,8 +16,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from shengji.bots.base import Bot
-from shengji.core.actions import SYSTEM, Action, Deal
+from shengji.core.actions import (
+    SYSTEM,
+    Action,
+    Bid,
+    Bury,
+    CallFriend,
+    Deal,
+    Declare,
+    NameTrump,
+    Pass,
+    Play,
+)
+from shengji.core.errors import IllegalAction
 from shengji.core.events import CardDealt, Event
+from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, record_result
 from shengji.core.ruleset import Ruleset
@@ -27,6 +40,60 @@ _DEAL = Deal()
 Listener = Callable[[Action, MatchState, list[Event]], None]
 
 
+class BotFault(RuntimeError):
+    """A bot broke the protocol: an illegal action, no action, something not an action, or
+    an exception of its own. Names the bot and its seat; ``match`` is the match as it stood
+    (its finished deals count), ``deal_no`` the deal that was cut short.
+
+    >>> str(BotFault("mybot", 2, "returned no action", None, 0))
+    "bot 'mybot' at seat 2 returned no action (deal 1)"
+    """
+
+    def __init__(
+        self, bot: str, seat: int, problem: str, match: MatchState | None, deal_no: int
+    ) -> None:
+        super().__init__(f"bot {bot!r} at seat {seat} {problem} (deal {deal_no + 1})")
+        self.bot = bot
+        self.seat = seat
+        self.problem = problem
+        self.match = match
+        self.deal_no = deal_no
+
+    def __reduce__(self) -> tuple[type[BotFault], tuple[str, int, str, None, int]]:
+        """Picklable (from worker processes), without the match."""
+        return (BotFault, (self.bot, self.seat, self.problem, None, self.deal_no))
+
+
+def ask(
+    bot: Bot, seat: int, state: MatchState, legal: LegalActions, may_decline: bool,
+    wrap_errors: bool = True,
+) -> Action | None:
+    """``bot``'s choice for ``seat``, checked against ``legal``; ``BotFault`` if it is not one
+    (``may_decline``: None is allowed, a declaration offered while dealing). An exception
+    from the bot becomes a ``BotFault`` too, unless not ``wrap_errors``."""
+    deal_no = state.deal.deal_no
+    try:
+        choice = bot.choose(view_for(state.deal, seat), legal)
+    except Exception as e:
+        if not wrap_errors:
+            raise
+        raise BotFault(bot.name, seat, f"raised {type(e).__name__}: {e}", state, deal_no) from e
+    if choice is None:
+        if may_decline:
+            return None
+        raise BotFault(bot.name, seat, "returned no action", state, deal_no)
+    if not isinstance(choice, Deal | Declare | Pass | Bury | Play | Bid | NameTrump | CallFriend):
+        raise BotFault(
+            bot.name, seat, f"returned {choice!r}, which is not an action", state, deal_no
+        )
+    if may_decline and not isinstance(choice, Declare):
+        raise BotFault(
+            bot.name, seat, f"returned {choice}, but may only declare or decline now", state,
+            deal_no,
+        )
+    return choice
+
+
 def play_match(
     ruleset: Ruleset,
     bots: Sequence[Bot],
@@ -34,20 +101,34 @@ def play_match(
     deals: int | None = None,
     first_dealer: int | None = None,
     on_action: Listener | None = None,
+    wrap_errors: bool = True,
 ) -> tuple[MatchState, GameRecord]:
-    """Play until the match ends or ``deals`` deals are done; returns the state and record."""
+    """Play until the match ends or ``deals`` deals are done; returns the state and record.
+
+    A bot that returns an illegal action, no action or something else, or raises, stops the
+    match with a ``BotFault`` naming it (``wrap_errors=False``: its exceptions pass as they
+    are, e.g. a terminal player quitting).
+    """
     if len(bots) != ruleset.players:
         raise ValueError(f"{ruleset.players} bots needed, got {len(bots)}")
     state = MatchState.new(ruleset, seed, first_dealer)
     record = GameRecord(ruleset.to_dict(), seed, first_dealer, players=[b.name for b in bots])
     actions = record.actions
 
-    def step(action: Action) -> list[Event]:
+    def step(action: Action, bot: Bot | None = None) -> list[Event]:
         nonlocal state
-        if on_action is None:  # nobody keeps old states: change the deal in place
-            state, events = state.apply_in_place(action)
-        else:
-            state, events = state.apply(action)
+        try:
+            if on_action is None:  # nobody keeps old states: change the deal in place
+                state, events = state.apply_in_place(action)
+            else:
+                state, events = state.apply(action)
+        except IllegalAction as e:
+            if bot is None:
+                raise
+            raise BotFault(
+                bot.name, action.seat, f"played an illegal action '{action}': {e.message}",
+                state, state.deal.deal_no,
+            ) from e
         actions.append(str(action))
         if on_action is not None:
             on_action(action, state, events)
@@ -63,15 +144,14 @@ def play_match(
             seat = dealt.seat
             legal = state.legal_actions(seat)
             if legal:
-                choice = bots[seat].choose(view_for(state.deal, seat), legal)
+                choice = ask(bots[seat], seat, state, legal, True, wrap_errors)
                 if choice is not None:
-                    step(choice)
+                    step(choice, bots[seat])
             continue
         assert actor is not None
         legal = state.legal_actions(actor)
-        choice = bots[actor].choose(view_for(state.deal, actor), legal)
-        if choice is None:
-            raise RuntimeError(f"bot {bots[actor].name} at seat {actor} returned no action")
-        step(choice)
+        choice = ask(bots[actor], actor, state, legal, False, wrap_errors)
+        assert choice is not None
+        step(choice, bots[actor])
     record.result = record_result(state)
     return state, record

@@ -12,6 +12,7 @@ point of view, with 95% confidence intervals over the deal pairs (level rate: bo
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import statistics
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shengji.bots.base import Bot, TimedBot
-from shengji.bots.driver import play_match
+from shengji.bots.driver import BotFault, play_match
 from shengji.bots.registry import make_bot
 from shengji.core.match import team_of
 from shengji.core.ruleset import Ruleset
@@ -46,10 +47,31 @@ class PairResult:
     failed_b: int
     times_a: list[float]
     times_b: list[float]
+    forfeit: str | None = None
+    """Why the pair was cut short (a bot broke the protocol and ``forfeit`` was asked for);
+    its figures are then left out of the report."""
+    forfeit_side: str | None = None
+    """``"a"`` or ``"b"``: whose bot broke it."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready (``--out`` files keep each finished pair)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairResult:
+        """Inverse of ``to_dict``."""
+        return cls(**data)
 
 
-def play_pair(ruleset: Ruleset, bot_a: str, bot_b: str, seed: int | str) -> PairResult:
-    """Play deal ``seed`` with A in seats 0 and 2, then with A in seats 1 and 3."""
+def play_pair(
+    ruleset: Ruleset, bot_a: str, bot_b: str, seed: int | str, allow_import: bool = False,
+    forfeit: bool = False,
+) -> PairResult:
+    """Play deal ``seed`` with A in seats 0 and 2, then with A in seats 1 and 3.
+
+    A bot that breaks the protocol raises ``BotFault``; with ``forfeit`` the pair is
+    returned cut short instead (``PairResult.forfeit``).
+    """
     times_a: list[float] = []
     times_b: list[float] = []
     signed = won = 0
@@ -62,8 +84,14 @@ def play_pair(ruleset: Ruleset, bot_a: str, bot_b: str, seed: int | str) -> Pair
             a_seat = team_of(k) == swap
             name = bot_a if a_seat else bot_b
             sink = times_a if a_seat else times_b
-            bots.append(TimedBot(make_bot(name, f"{seed}.{swap}.{k}"), sink))
-        state, _ = play_match(ruleset, bots, f"dup.{seed}", deals=1, first_dealer=first)
+            bots.append(TimedBot(make_bot(name, f"{seed}.{swap}.{k}", allow_import), sink))
+        try:
+            state, _ = play_match(ruleset, bots, f"dup.{seed}", deals=1, first_dealer=first)
+        except BotFault as e:
+            if not forfeit:
+                raise
+            side = "a" if team_of(e.seat) == swap else "b"
+            return PairResult(0.0, 0.0, 0, 0, 0, 0, 0, 0, [], [], str(e), side)
         summary = state.history[0]
         res, change = summary.result, summary.result.change
         a_team = swap
@@ -97,9 +125,20 @@ def hash_seat(seed: int | str, players: int) -> int:
     return random.Random(f"dealer.{seed}").randrange(players)
 
 
-def _pair_job(args: tuple[dict[str, Any], str, str, str]) -> PairResult:
-    rules, bot_a, bot_b, seed = args
-    return play_pair(Ruleset.from_dict(rules), bot_a, bot_b, seed)
+PairJob = tuple[dict[str, Any], str, str, str, bool, bool]
+"""What a worker process needs for one pair: ruleset dict, bot A, bot B, seed, allow
+imports, forfeit."""
+
+
+def pair_job(args: PairJob) -> PairResult:
+    """``play_pair`` from picklable arguments (for process pools and Ray)."""
+    rules, bot_a, bot_b, seed, allow_import, forfeit = args
+    return play_pair(Ruleset.from_dict(rules), bot_a, bot_b, seed, allow_import, forfeit)
+
+
+def pair_seed(seed: int | str, index: int) -> str:
+    """The seed of pair ``index`` of a run seeded ``seed``."""
+    return f"{seed}.{index}"
 
 
 @dataclass
@@ -121,9 +160,14 @@ class DuplicateReport:
     times_a: list[float] = field(default_factory=list)
     times_b: list[float] = field(default_factory=list)
     seconds: float = 0.0
+    forfeits: list[tuple[str, str]] = field(default_factory=list)
+    """``(side, what happened)`` of each pair cut short; left out of the figures."""
 
     def add(self, r: PairResult) -> None:
-        """Count one pair."""
+        """Count one pair (a forfeited one only in ``forfeits``)."""
+        if r.forfeit is not None:
+            self.forfeits.append((r.forfeit_side or "?", r.forfeit))
+            return
         self.pairs += 1
         self.signed_levels.append(r.signed_levels)
         self.a_won.append(r.a_won)
@@ -151,6 +195,11 @@ class DuplicateReport:
             "attacker_points_b_attacking": mean_ci([float(x) for x in self.points_b_attacking]),
             "failed_throws": {"a": self.failed_a, "b": self.failed_b},
             "decision_ms": {"a": timing(self.times_a), "b": timing(self.times_b)},
+            "forfeits": {
+                "a": sum(1 for side, _ in self.forfeits if side == "a"),
+                "b": sum(1 for side, _ in self.forfeits if side == "b"),
+                "first": [why for _, why in self.forfeits[:5]],
+            },
             "seconds": round(self.seconds, 2),
         }
 
@@ -197,21 +246,32 @@ def timing(times: Sequence[float]) -> dict[str, float | None]:
 
 
 def run_duplicate(
-    ruleset: Ruleset, bot_a: str, bot_b: str, deals: int, seed: int | str = 0, jobs: int = 1
+    ruleset: Ruleset, bot_a: str, bot_b: str, deals: int, seed: int | str = 0, jobs: int = 1,
+    allow_import: bool = False, forfeit: bool = False,
 ) -> DuplicateReport:
     """Play ``deals`` duplicate pairs (2 × ``deals`` deals), in ``jobs`` processes."""
-    report = DuplicateReport(ruleset.name, bot_a, bot_b)
-    seeds = [f"{seed}.{i}" for i in range(deals)]
     start = time.perf_counter()
+    rules = ruleset.to_dict()
+    args = [
+        (rules, bot_a, bot_b, pair_seed(seed, i), allow_import, forfeit) for i in range(deals)
+    ]
     if jobs <= 1:
-        for s in seeds:
-            report.add(play_pair(ruleset, bot_a, bot_b, s))
+        results = [pair_job(a) for a in args]
     else:
-        rules = ruleset.to_dict()
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for r in pool.map(_pair_job, [(rules, bot_a, bot_b, s) for s in seeds], chunksize=4):
-                report.add(r)
+            results = list(pool.map(pair_job, args, chunksize=4))
+    report = report_of(ruleset.name, bot_a, bot_b, dict(enumerate(results)))
     report.seconds = time.perf_counter() - start
+    return report
+
+
+def report_of(
+    preset: str, bot_a: str, bot_b: str, results: dict[int, PairResult]
+) -> DuplicateReport:
+    """The report of pairs by index, counted in index order (whatever order they finished)."""
+    report = DuplicateReport(preset, bot_a, bot_b)
+    for i in sorted(results):
+        report.add(results[i])
     return report
 
 
@@ -219,6 +279,16 @@ def _ci(d: dict[str, Any], fmt: str = "{:+.3f}") -> str:
     if d["mean"] is None:
         return "n/a"
     return f"{fmt.format(d['mean'])} [{fmt.format(d['lo'])}, {fmt.format(d['hi'])}]"
+
+
+def _forfeit_lines(d: dict[str, Any]) -> list[str]:
+    f = d.get("forfeits")
+    if not f or not (f["a"] or f["b"]):
+        return []
+    return [
+        f"forfeits (pairs left out of the figures): A {f['a']}, B {f['b']}",
+        *(f"  {why}" for why in f["first"]),
+    ]
 
 
 def format_duplicate(d: dict[str, Any]) -> str:
@@ -239,6 +309,7 @@ def format_duplicate(d: dict[str, Any]) -> str:
         f"attacker points, A attacking: {_ci(d['attacker_points_a_attacking'], '{:.1f}')}",
         f"attacker points, B attacking: {_ci(d['attacker_points_b_attacking'], '{:.1f}')}",
         f"failed throws: A {d['failed_throws']['a']}, B {d['failed_throws']['b']}",
+        *_forfeit_lines(d),
         f"decision time A: {t(ta)}",
         f"decision time B: {t(tb)}",
         f"time {d['seconds']:.1f} s",

@@ -4,11 +4,14 @@ The call: an off-suit A (a sure winner, so the friend shows up early and strong)
 the dealer holds a copy of but not all (another seat must hold the rest), in the suit where
 the dealer is shortest; else one it lacks entirely; else the K the same way. A dealer holding
 every off-suit A (and K) calls one it holds all of and plays alone. Only copies nobody could
-play (the dealer's own and the buried ones) are left out of the count.
+hold (the dealer's own and the buried ones) are left out of the count.
 
-Partners while the friend is hidden: the dealer has none; a seat that holds the copy to be
-counted next (it becomes the friend by playing it) sides with the dealer and likes to lead
-it; every other seat counts only itself. Once revealed, the teams are known.
+Partners while the friend is hidden (nearest-holder rule, ``DealView.friend_candidates``): a
+seat sure to be the friend sides with the dealer and likes to lead the card (that reveals
+it); a seat sure not to be sides with every other seat known not to be; the dealer sides
+with its friend once only one seat can be it; anyone else counts only itself. Under the
+``nth-played`` rule a seat holding the copy counted next sides with the dealer. Once
+revealed, the teams are known.
 
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.core.state import DealState
@@ -57,7 +60,7 @@ def choose_call(view: DealView) -> CallFriend:
 
 
 def next_copy_holder(view: DealView, seat: int) -> bool:
-    """Whether ``seat`` (not revealed) holds the copy of the called card counted next."""
+    """``nth-played`` rule: whether ``seat`` (not revealed) holds the copy counted next."""
     call, dealer = view.friend_call, view.dealer
     if call is None or dealer is None or view.friend is not None or seat == dealer:
         return False
@@ -66,16 +69,33 @@ def next_copy_holder(view: DealView, seat: int) -> bool:
     return seen < call.nth <= seen + view.hand_counts[call.card]
 
 
+def sure_friend(view: DealView, seat: int) -> bool:
+    """Whether ``seat`` (the viewer, not revealed yet) knows it is the dealer's friend: it
+    plays the called card to reveal itself."""
+    if view.friend_call is None or view.friend is not None or seat == view.dealer:
+        return False
+    if view.ruleset.friend_rule != "nearest-holder":
+        return next_copy_holder(view, seat)
+    return view.friend_candidates == (seat,)
+
+
 def partners(view: DealView, seat: int) -> frozenset[int]:
-    """The seats ``seat`` plays with (itself included), as far as it knows."""
+    """The seats ``seat`` (the viewer) plays with, itself included, as far as it knows."""
     players = view.ruleset.players
     defenders = set(view.defenders)
-    if view.friend_call is None or view.friend is not None:
+    dealer = view.dealer
+    if view.friend_call is None or view.friend is not None or dealer is None:
         if seat in defenders:
             return frozenset(defenders)
         return frozenset(set(range(players)) - defenders)
-    if seat in defenders:
-        return frozenset(defenders)
-    if next_copy_holder(view, seat) and view.dealer is not None:
-        return frozenset((seat, view.dealer))
-    return frozenset((seat,))
+    if sure_friend(view, seat):
+        return frozenset((seat, dealer))
+    if view.ruleset.friend_rule != "nearest-holder":
+        return frozenset(defenders) if seat in defenders else frozenset((seat,))
+    cands = view.friend_candidates
+    if seat == dealer:
+        return frozenset((dealer, *cands)) if len(cands) == 1 else frozenset((dealer,))
+    if seat in cands:
+        return frozenset((seat,))
+    # surely an attacker: with every seat also surely not the friend
+    return frozenset(p for p in range(players) if p != dealer and p not in cands)

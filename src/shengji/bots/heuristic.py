@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from shengji.bots.bidder import choose_bid, choose_trump
 from shengji.bots.bury import choose_burial
 from shengji.bots.declare import choose_declaration
-from shengji.bots.friend import choose_call, next_copy_holder, partners
+from shengji.bots.friend import choose_call, partners, sure_friend
 from shengji.bots.memory import Memory
 from shengji.bots.odds import Odds
 from shengji.bots.outlook import Outlook, Plays
@@ -49,9 +49,9 @@ LEAD_POINT_RISK = 0.8
 BOSS_TRUMP_LEAD_COST = 0.0
 """The same share for leading a boss trump (keeping control of trumps has worth)."""
 FEED = 1.0
-FRIEND_REVEAL = 3.0
-"""找朋友: bonus for leading the called card when that play makes this seat the friend."""
 """Point weight when choosing which cards to add: + avoids points, - feeds them."""
+FRIEND_REVEAL = 3.0
+"""找朋友: bonus for leading the called card when this seat knows it is the friend."""
 
 
 class HeuristicBot:
@@ -268,7 +268,7 @@ class HeuristicBot:
         long_trump = opp_trumps and my_trumps >= max(3, out * 0.6)
         extra: dict[tuple[int, ...], float] = {}
         call = view.friend_call
-        reveal = call.card if call is not None and view.seat is not None and next_copy_holder(
+        reveal = call.card if call is not None and view.seat is not None and sure_friend(
             view, view.seat
         ) else None
         if reveal is not None:

@@ -134,9 +134,21 @@ def think_ms(text: str | float, what: str = "--think-ms") -> float:
     return value
 
 
-def bot_factory(name: str) -> BotFactory:
+def bot_factory(name: str, allow_import: bool = False) -> BotFactory:
     """The factory of bot ``name`` (any case); ``ValueError`` naming the known bots, or
-    what is wrong with the parameters, if it is refused (``parse_bot_spec``)."""
+    what is wrong with the parameters, if it is refused (``parse_bot_spec``).
+
+    Names not built in are looked up as plug-ins (``bots/plugins.py``): installed entry
+    points, and ``package.module:Class`` import paths when ``allow_import``.
+    """
+    if name.strip().lower().partition(":")[0] not in BOTS:
+        from shengji.bots import plugins
+
+        found = plugins.find(name, allow_import)
+        if found is not None:
+            return found
+        known = bot_names() + plugins.entry_point_names()
+        raise ValueError(f"unknown bot {name!r}; known: {', '.join(known)}")
     spec = parse_bot_spec(name)
     factory = BOTS[spec.base]
     if spec == BotSpec(spec.base):  # no parameters
@@ -155,6 +167,6 @@ def with_think_ms(names: list[str], think: float | None) -> list[str]:
     return [f"search:{think:g}" if n.strip().lower() == "search" else n for n in names]
 
 
-def make_bot(name: str, seed: int | str) -> Bot:
+def make_bot(name: str, seed: int | str, allow_import: bool = False) -> Bot:
     """A new bot called ``name`` with its own generator seeded by ``seed``."""
-    return bot_factory(name)(seed)
+    return bot_factory(name, allow_import)(seed)

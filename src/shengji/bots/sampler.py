@@ -2,7 +2,9 @@
 
 The unseen cards are dealt at random to the other seats (as many as each holds) and to the
 kitty (when the viewer did not bury it), never giving a seat a suit it has shown it lacks,
-and keeping a standing declaration's cards with its declarer. Only the view is used.
+and keeping a standing declaration's cards with its declarer. 找朋友 (nearest-holder): once
+a seat has played the called card without being revealed, a nearer seat must hold one, so a
+copy goes to one of the seats that may still be the friend. Only the view is used.
 
 >>> import random
 >>> from shengji.core.ruleset import PRESETS
@@ -51,10 +53,15 @@ def sample_hidden(
         shown_left = still
     else:
         shown_left = []
+    friend_pin = _friend_holders(view, unseen, voids)
     for _ in range(tries):
         pins = dict(pinned)
         if shown_left:
             pins = _place_shown(rng, shown_left, holder, need, kitty_size, pins)
+        if friend_pin is not None:
+            card, seats = friend_pin
+            seat = rng.choices(seats, weights=[need[p] for p in seats])[0]
+            pins = {**pins, seat: [*pins.get(seat, []), card]}
         world = _try(view, rng, unseen, need, kitty_size, voids, pins, ctx is not None)
         if world is not None:
             return world
@@ -89,6 +96,28 @@ def _place_shown(
     if in_kitty:
         out[KITTY] = [*out.get(KITTY, []), *in_kitty]
     return out
+
+
+def _friend_holders(
+    view: DealView, unseen: list[int], voids: list[set[int]]
+) -> tuple[int, list[int]] | None:
+    """找朋友: ``(card, seats)`` when a hidden friend surely exists and the viewer cannot be
+    it — a non-friend has played the called card — so one of ``seats`` holds a copy."""
+    call, dealer, ctx = view.friend_call, view.dealer, view.ctx
+    if (
+        call is None or dealer is None or view.friend is not None or ctx is None
+        or view.ruleset.friend_rule != "nearest-holder" or call.card not in unseen
+    ):
+        return None
+    cands = view.friend_candidates
+    if view.seat in cands or not any(
+        s != dealer and call.card in cards
+        for t in [*(t.plays for t in view.tricks), view.trick] for s, cards in t
+    ):
+        return None
+    suit = ctx.esuit[call.card]
+    seats = [p for p in cands if view.hand_sizes[p] and suit not in voids[p]]
+    return (call.card, seats) if seats else None
 
 
 def _played_by(view: DealView, seat: int, card: int) -> bool:

@@ -21,14 +21,17 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from shengji.bots.base import TimedBot
-from shengji.bots.driver import play_match
+from shengji.bots.driver import BotFault, play_match
 from shengji.bots.registry import bot_factory, make_bot, with_think_ms
+from shengji.cli.progress import ArenaProgress, wanted
+from shengji.cli.results import ResultsFile
+from shengji.cli.runner import run_indexed
 from shengji.core.errors import RulesetError
 from shengji.core.match import MatchState, team_of
 from shengji.core.ruleset import Ruleset, preset
@@ -66,37 +69,66 @@ class ArenaStats:
     decisions: int = 0
     seconds: float = 0.0
     records: list[Path] = field(default_factory=list)
+    forfeits: list[str] = field(default_factory=list)
+    """What each match cut short by a bot's fault said (``--forfeit-illegal``); each such
+    deal counts towards ``--deals`` but not in the figures."""
+    interrupted: bool = False
+    """Ctrl-C stopped the run; the figures hold the matches that finished."""
+    team_signed: list[int] = field(default_factory=list)
+    """Fixed partners: per deal, levels team 0 gained − levels team 1 gained."""
 
     def add_match(self, state: MatchState) -> None:
         """Count the finished deals of one match."""
+        self.add_figures(match_figures(state))
+
+    def add_figures(self, figures: dict[str, Any]) -> None:
+        """Count one match from ``match_figures`` (also as read back from ``--out``)."""
         self.matches_played += 1
-        if state.winners:
+        winners = figures["winners"]
+        if winners:
             self.matches_won += 1
-            for w in state.winners if self.per_seat else [team_of(state.winners[0])]:
+            for w in winners if self.per_seat else [team_of(winners[0])]:
                 self.match_wins[w] += 1
-        for summary in state.history:
-            res = summary.result
-            change = res.change
-            d_team = team_of(summary.dealer)
+        if figures.get("forfeit"):
+            self.forfeits.append(figures["forfeit"])
+        for deal in figures["deals"]:
+            d_level, a_level, take_over = deal["change"]
+            d_team = team_of(deal["dealer"])
             if self.per_seat:
-                for seat, step in enumerate(summary.steps):
+                for seat, step in enumerate(deal["steps"]):
                     self.levels_gained[seat] += step
             self.deals += 1
-            self.attacker_points.append(res.attacker_points)
-            self.failed_throws += res.failed_throws
-            if change.attackers_take_over or change.attacker_levels > 0:  # 竞标: no takeover
+            self.attacker_points.append(deal["attacker_points"])
+            self.failed_throws += deal["failed_throws"]
+            if take_over or a_level > 0:  # 竞标: no takeover
                 self.takeovers += 1
                 if not self.per_seat:
-                    self.levels_gained[1 - d_team] += change.attacker_levels
-                self.level_changes[f"A+{change.attacker_levels}"] += 1
+                    self.levels_gained[1 - d_team] += a_level
+                    self.team_signed.append(a_level if d_team == 1 else -a_level)
+                self.level_changes[f"A+{a_level}"] += 1
             else:
                 self.dealer_kept += 1
                 if not self.per_seat:
-                    self.levels_gained[d_team] += change.defender_levels
-                self.level_changes[f"D+{change.defender_levels}"] += 1
-            if res.kitty_captured:
+                    self.levels_gained[d_team] += d_level
+                    self.team_signed.append(d_level if d_team == 0 else -d_level)
+                self.level_changes[f"D+{d_level}"] += 1
+            if deal["kitty_captured"]:
                 self.kitty_captures += 1
-                self.kitty_multiplier_sum += res.kitty_multiplier
+                self.kitty_multiplier_sum += deal["kitty_multiplier"]
+
+    def running(self) -> str:
+        """The running 95% interval for the progress bar."""
+        from shengji.bots.duplicate import mean_ci
+
+        if self.per_seat:
+            ci = mean_ci([float(p) for p in self.attacker_points])
+            what = "attacker points"
+        else:
+            ci = mean_ci([float(x) for x in self.team_signed])
+            what = "team 0 − team 1 levels/deal"
+        if ci["mean"] is None or ci["lo"] is None or not math.isfinite(ci["lo"]):
+            return ""
+        return f"{what} {ci['mean']:+.2f} [{ci['lo']:+.2f}, {ci['hi']:+.2f}]"
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready summary (the same figures as ``format_summary``)."""
@@ -142,7 +174,31 @@ class ArenaStats:
             if self.seconds
             else None,
             "records": [str(p) for p in self.records],
+            "forfeits": list(self.forfeits),
+            "interrupted": self.interrupted,
         }
+
+
+def match_figures(state: MatchState, forfeit: str | None = None) -> dict[str, Any]:
+    """What the arena counts of one match, JSON-ready (``--out`` keeps one per match)."""
+    deals = []
+    for summary in state.history:
+        res = summary.result
+        change = res.change
+        deals.append({
+            "dealer": summary.dealer,
+            "steps": list(summary.steps),
+            "change": [change.defender_levels, change.attacker_levels,
+                       change.attackers_take_over],
+            "attacker_points": res.attacker_points,
+            "failed_throws": res.failed_throws,
+            "kitty_captured": res.kitty_captured,
+            "kitty_multiplier": res.kitty_multiplier,
+        })
+    out: dict[str, Any] = {"winners": list(state.winners), "deals": deals}
+    if forfeit is not None:
+        out["forfeit"] = forfeit
+    return out
 
 
 def _change_order(item: tuple[str, int]) -> tuple[int, int]:
@@ -187,12 +243,24 @@ def run_arena(
     deals: int | None = None,
     matches: int | None = None,
     record_dir: Path | None = None,
+    allow_import: bool = False,
+    forfeit: bool = False,
+    done: dict[int, dict[str, Any]] | None = None,
+    on_match: Callable[[int, dict[str, Any], ArenaStats], None] | None = None,
 ) -> ArenaStats:
-    """Play as the arena command does and return the figures (see the module docstring)."""
+    """Play as the arena command does and return the figures (see the module docstring).
+
+    ``done``: figures of matches already played (by number, from ``--out``), counted
+    without playing them again; ``on_match(n, figures, stats)`` is called after each match.
+    A bot that breaks the protocol raises ``BotFault``; with ``forfeit`` its match ends
+    there (its finished deals count) and the run goes on. Ctrl-C stops the run and returns
+    what finished (``stats.interrupted``).
+    """
     if len(bots) != ruleset.players:
         raise ValueError(f"{ruleset.players} bots needed (one per seat), got {len(bots)}")
     if matches is None and deals is None:
         deals = DEFAULT_DEALS
+    done = done or {}
     stats = ArenaStats(ruleset.name, list(bots), seed)
     if ruleset.partnership != "fixed":
         stats.per_seat = True
@@ -203,26 +271,44 @@ def run_arena(
         record_dir.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     n = 0
-    while True:
-        if matches is not None:
-            if n >= matches:
-                break
-            cap = deals
-        else:
-            assert deals is not None
-            if stats.deals >= deals:
-                break
-            cap = deals - stats.deals
-        n += 1
-        players = [
-            TimedBot(make_bot(name, f"{seed}.{n}.{k}"), times) for k, name in enumerate(bots)
-        ]
-        state, record = play_match(ruleset, players, f"{seed}.{n}", deals=cap)
-        stats.add_match(state)
-        if record_dir is not None:
-            path = record_dir / f"match-{n}.json"
-            path.write_text(record.to_json() + "\n", encoding="utf-8")
-            stats.records.append(path)
+    try:
+        while True:
+            if matches is not None:
+                if n >= matches:
+                    break
+                cap = deals
+            else:
+                assert deals is not None
+                played = stats.deals + len(stats.forfeits)  # a forfeited deal was played
+                if played >= deals:
+                    break
+                cap = deals - played
+            n += 1
+            if n in done:
+                figures = done[n]
+                stats.add_figures(figures)
+                continue
+            players = [
+                TimedBot(make_bot(name, f"{seed}.{n}.{k}", allow_import), times)
+                for k, name in enumerate(bots)
+            ]
+            try:
+                state, record = play_match(ruleset, players, f"{seed}.{n}", deals=cap)
+            except BotFault as e:
+                if not forfeit or e.match is None:
+                    raise
+                figures = match_figures(e.match, forfeit=str(e))
+            else:
+                figures = match_figures(state)
+                if record_dir is not None:
+                    path = record_dir / f"match-{n}.json"
+                    path.write_text(record.to_json() + "\n", encoding="utf-8")
+                    stats.records.append(path)
+            stats.add_figures(figures)
+            if on_match is not None:
+                on_match(n, figures, stats)
+    except KeyboardInterrupt:
+        stats.interrupted = True
     stats.seconds = time.perf_counter() - start
     stats.decisions = len(times)
     return stats
@@ -315,7 +401,13 @@ def _duplicate(
     args: argparse.Namespace, ruleset: Ruleset, bots: list[str], out: TextIO, err: TextIO
 ) -> int:
     """``--duplicate``: A (seats 0+2) against B (seats 1+3), every deal played both ways."""
-    from shengji.bots.duplicate import format_duplicate, run_duplicate
+    from shengji.bots.duplicate import (
+        PairResult,
+        format_duplicate,
+        pair_job,
+        pair_seed,
+        report_of,
+    )
 
     if ruleset.partnership != "fixed":
         return _error(
@@ -326,24 +418,116 @@ def _duplicate(
         bots = bots[:2]
     if len(bots) != 2:
         return _error(err, "--duplicate needs --bots A,B (or seats 0+2 = A and 1+3 = B)")
-    for name in bots:
-        try:
-            bot_factory(name)
-        except ValueError as e:
-            return _error(err, str(e))
     if args.matches is not None:
         return _error(err, "--duplicate plays single deals: use --deals, not --matches")
     deals = args.deals if args.deals is not None else DEFAULT_DEALS
     if deals < 1 or args.jobs < 1:
         return _error(err, "--deals and --jobs must be at least 1")
-    report = run_duplicate(ruleset, bots[0], bots[1], deals, _seed(args.seed), args.jobs)
+    seed = _seed(args.seed)
+    a, b = bots
+    config = {"preset": ruleset.name, "ruleset": ruleset.to_dict(), "bot_a": a, "bot_b": b,
+              "seed": seed, "deals": deals}
+    results_file = ResultsFile(_path(args, "out"), "duplicate", config)
+    try:
+        stored = results_file.load()
+    except ValueError as e:
+        return _error(err, str(e))
+    results = {i: PairResult.from_dict(d) for i, d in stored.items()}
+    rules = ruleset.to_dict()
+    forfeit = bool(getattr(args, "forfeit_illegal", False))
+    tasks = [
+        (i, (rules, a, b, pair_seed(seed, i), True, forfeit))
+        for i in range(deals) if i not in results
+    ]
+    bar = ArenaProgress(deals, "deal pairs", wanted(getattr(args, "progress", None)),
+                        done=len(results))
+    running = _Running()
+    for r in results.values():
+        running.add(r)
+
+    def on_result(i: int, r: PairResult) -> None:
+        results[i] = r
+        stored_pair = r.to_dict()
+        stored_pair["times_a"] = stored_pair["times_b"] = []  # decision times stay in memory
+        results_file.add(i, stored_pair)
+        running.add(r)
+        bar.update(1, 2, running.text())
+        results_file.save(None, complete=False, force=False)
+
+    start = time.perf_counter()
+    try:
+        interrupted = run_indexed(
+            pair_job, tasks, args.jobs, on_result, getattr(args, "executor", "local"),
+            getattr(args, "address", None),
+        )
+    except BotFault as e:
+        bar.close()
+        results_file.save(None, complete=False)
+        return _bot_error(err, e)
+    except RuntimeError as e:  # the ray executor without ray
+        bar.close()
+        return _error(err, str(e))
+    finally:
+        bar.close()
+    report = report_of(ruleset.name, a, b, results)
+    report.seconds = time.perf_counter() - start
     data = report.to_dict()
+    data["interrupted"] = interrupted
+    results_file.save(data, complete=not interrupted)
     out.write(json.dumps(data) + "\n" if args.json else format_duplicate(data))
+    if interrupted:
+        return _interrupted(err, f"{len(results)} of {deals} deal pairs", results_file)
     return 0
 
 
+class _Running:
+    """Running mean and 95% interval of signed levels per deal (for the progress bar)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total = 0.0
+        self.squares = 0.0
+
+    def add(self, r: Any) -> None:
+        if r.forfeit is None:
+            self.n += 1
+            self.total += r.signed_levels
+            self.squares += r.signed_levels**2
+
+    def text(self) -> str:
+        if self.n < 2:
+            return ""
+        mean = self.total / self.n
+        var = max(0.0, (self.squares - self.n * mean * mean) / (self.n - 1))
+        half = 1.96 * math.sqrt(var / self.n)
+        return f"A: {mean:+.3f} levels/deal [{mean - half:+.3f}, {mean + half:+.3f}]"
+
+
+def _path(args: argparse.Namespace, name: str) -> Path | None:
+    value = getattr(args, name, None)
+    return Path(value) if value else None
+
+
+def _bot_error(err: TextIO, e: BotFault) -> int:
+    err.write(
+        f"shengji arena: error: {e}\n"
+        "  (--forfeit-illegal counts such a deal as a forfeit and goes on)\n"
+    )
+    return 1
+
+
+def _interrupted(err: TextIO, what: str, results_file: ResultsFile) -> int:
+    again = (
+        f"; run the same command again to go on from {results_file.path}"
+        if results_file.path is not None else ""
+    )
+    err.write(f"shengji arena: interrupted after {what}{again}\n")
+    return 130
+
+
 def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Run ``shengji arena`` for parsed arguments; 0 on success, 2 on bad arguments."""
+    """Run ``shengji arena`` for parsed arguments; 0 on success, 2 on bad arguments, 1 when a
+    bot broke the protocol, 130 when interrupted (what finished is reported and kept)."""
     out = out or sys.stdout
     err = err or sys.stderr
     try:
@@ -361,29 +545,68 @@ def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | Non
         bots = with_think_ms(bots, getattr(args, "think_ms", None))
     except ValueError as e:
         return _error(err, str(e))
+    for name in bots:
+        try:
+            bot_factory(name, allow_import=True)
+        except ValueError as e:
+            return _error(err, str(e))
     if getattr(args, "duplicate", False):
         return _duplicate(args, ruleset, bots, out, err)
+    if getattr(args, "executor", "local") != "local":
+        return _error(err, "--executor ray spreads duplicate deal pairs: use it with --duplicate")
     if len(bots) != ruleset.players:
         return _error(
             err, f"preset {args.preset} seats {ruleset.players} players: --bots needs "
             f"{ruleset.players} names separated by commas, got {len(bots)}"
         )
-    for name in bots:
-        try:
-            bot_factory(name)
-        except ValueError as e:
-            return _error(err, str(e))
     for flag, value in (("--deals", args.deals), ("--matches", args.matches)):
         if value is not None and value < 1:
             return _error(err, f"{flag} must be at least 1")
     record_dir = Path(args.record) if args.record else None
     if record_dir is not None and record_dir.exists() and not record_dir.is_dir():
         return _error(err, f"--record {record_dir} exists and is not a directory")
-    stats = run_arena(ruleset, bots, _seed(args.seed), args.deals, args.matches, record_dir)
+    seed = _seed(args.seed)
+    deals = args.deals if args.deals is not None or args.matches is not None else DEFAULT_DEALS
+    config = {"preset": ruleset.name, "ruleset": ruleset.to_dict(), "bots": bots, "seed": seed,
+              "deals": deals, "matches": args.matches}
+    results_file = ResultsFile(_path(args, "out"), "arena", config)
+    try:
+        done = results_file.load()
+    except ValueError as e:
+        return _error(err, str(e))
+    by_deals = args.matches is None
+    total = deals if by_deals else args.matches
+    bar = ArenaProgress(total, "deals" if by_deals else "matches",
+                        wanted(getattr(args, "progress", None)))
+
+    def on_match(n: int, figures: dict[str, Any], stats: ArenaStats) -> None:
+        results_file.add(n, figures)
+        played = len(figures["deals"]) + (1 if figures.get("forfeit") else 0)
+        bar.update(played if by_deals else 1, played, stats.running())
+        results_file.save(None, complete=False, force=False)
+
+    if done:
+        bar.update(sum(len(f["deals"]) for f in done.values()) if by_deals else len(done), 0)
+    for n, figures in done.items():
+        results_file.add(n, figures)
+    try:
+        stats = run_arena(
+            ruleset, bots, seed, args.deals, args.matches, record_dir, allow_import=True,
+            forfeit=bool(getattr(args, "forfeit_illegal", False)), done=done, on_match=on_match,
+        )
+    except BotFault as e:
+        bar.close()
+        results_file.save(None, complete=False)
+        return _bot_error(err, e)
+    finally:
+        bar.close()
     data = stats.to_dict()
+    results_file.save(data, complete=not stats.interrupted)
     if args.json:
         out.write(json.dumps(data, ensure_ascii=False) + "\n")
     else:
         out.write(format_summary(data))
+    if stats.interrupted:
+        return _interrupted(err, f"{stats.deals} deals ({stats.matches_played} matches)",
+                            results_file)
     return 0
-

@@ -60,7 +60,14 @@ EN: dict[str, str] = {
     "level-of": "team {team} on {rank}",
     "seat-level-of": "{seat} on {rank}",
     "friend-called": "  {seat} calls copy {nth} of {card}: whoever else plays it is the friend",
+    "friend-called-holder": (
+        "  {seat} calls {card}: the holder nearest the dealer is the friend "
+        "({friend}, hidden until it plays {card})"
+    ),
+    "friend-called-alone": "  {seat} calls {card}: no other seat holds one, the dealer plays alone",
+    "not-friend": "  {seat} plays {card} but is not the friend: a seat nearer the dealer holds one",
     "friend-revealed": "  {seat} plays {card}: the dealer's friend",
+    "rights": "  亮牌权: {seats} (the last deal's attackers) declared, each at its own level",
     "winners": "{seats}",
     "auction": "  Kitty shows {shown}; bids: {bids}; {dealer} deals, attackers need {target}",
     "bid": "{seat} {target}",
@@ -109,6 +116,8 @@ EN: dict[str, str] = {
     "play.bid-number": "a bid is a number of points, e.g. 120",
     "play.name-trump": "you deal for {target}: name trump (S, H, D, C) or hint: ",
     "play.call": "call a friend: copy and card, e.g. '1 SA' (or hint): ",
+    "play.call-card": "call a friend: a card, e.g. 'SA' — its holder nearest you is the friend "
+    "(or hint): ",
     "play.refused": "  not allowed: {why}",
 }
 
@@ -153,7 +162,13 @@ ZH: dict[str, str] = {
     "level-of": "{team}队打 {rank}",
     "seat-level-of": "{seat}打 {rank}",
     "friend-called": "  {seat} 找朋友：第{nth}张 {card}，别家谁出它谁是朋友",
+    "friend-called-holder": (
+        "  {seat} 找朋友：{card}，按出牌顺序靠近庄家的持有者是朋友（{friend}，出此牌时亮明）"
+    ),
+    "friend-called-alone": "  {seat} 找朋友：{card}，别家都没有此牌，庄家一打多",
+    "not-friend": "  {seat} 出 {card}，但不是朋友：离庄家更近的玩家有此牌",
     "friend-revealed": "  {seat} 出 {card}：庄家的朋友",
+    "rights": "  亮牌权：{seats}（上一副的抓分方）各用自己的级牌亮主",
     "winners": "{seats}",
     "auction": "  亮底 {shown}；竞标：{bids}；{dealer} 坐庄，抓分方须得 {target} 分",
     "bid": "{seat} {target}分",
@@ -201,6 +216,7 @@ ZH: dict[str, str] = {
     "play.bid-number": "叫分要写一个分数，例如 120",
     "play.name-trump": "你以 {target} 分坐庄：请定主（S 黑桃、H 红桃、D 方块、C 梅花）或 hint：",
     "play.call": "找朋友：第几张哪张牌，例如 '1 SA'（hint = 提示）：",
+    "play.call-card": "找朋友：叫一张牌，例如 'SA'，离你最近的持有者就是朋友（hint = 提示）：",
     "play.refused": "  不行：{why}",
 }
 

@@ -1,5 +1,6 @@
-"""The ``shengji`` command: ``judge``, ``demo``, ``arena``, ``replay``, ``play``, ``serve``
-and ``rooms`` (server admin).
+"""The ``shengji`` command: ``judge``, ``demo``, ``arena``, ``ladder``, ``replay``, ``play``,
+``serve``, ``rooms`` and ``db`` (server admin); ``shengji --version``. The server commands
+need the ``server`` extra (cli/extras.py).
 
 >>> build_parser().parse_args(["replay", "game.json", "--lang", "zh"]).lang
 'zh'
@@ -10,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+
+from shengji import __version__
 
 
 def _judge(_args: argparse.Namespace) -> int:
@@ -30,6 +33,12 @@ def _arena(args: argparse.Namespace) -> int:
     return arena(args, sys.stdout, sys.stderr)
 
 
+def _ladder(args: argparse.Namespace) -> int:
+    from shengji.cli.ladder import ladder
+
+    return ladder(args, sys.stdout, sys.stderr)
+
+
 def _play(args: argparse.Namespace) -> int:
     from shengji.cli.play import play_command
 
@@ -42,13 +51,27 @@ def _replay(args: argparse.Namespace) -> int:
     return replay_command(args, sys.stdout, sys.stderr)
 
 
+def _without_server(command: str) -> bool:
+    """True (and one line on stderr) when the server's packages are not installed."""
+    from shengji.cli.extras import server_missing_line
+
+    line = server_missing_line(command)
+    if line is not None:
+        print(line, file=sys.stderr)
+    return line is not None
+
+
 def _serve(args: argparse.Namespace) -> int:
+    if _without_server("serve"):
+        return 1
     from shengji.cli.serve import serve
 
     return serve(args)
 
 
 def _rooms(args: argparse.Namespace) -> int:
+    if _without_server("rooms"):
+        return 1
     from shengji.cli.rooms_admin import rooms_command
 
     return rooms_command(args, sys.stdout, sys.stderr)
@@ -65,7 +88,9 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--bots",
         default="random,random,random,random",
-        help="one bot per seat, comma-separated; seats 0+2 play 1+3 (default 4x random)",
+        help="one bot per seat, comma-separated; seats 0+2 play 1+3 (default 4x random). "
+        "A name is built in (random, heuristic, search[:ms]), an installed plug-in "
+        "(entry point group shengji.bots) or package.module:Class",
     )
     p.add_argument(
         "--deals",
@@ -91,7 +116,47 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="time budget per decision of every plain `search` bot (default 1000)",
     )
     p.add_argument("--options", metavar="JSON", help="ruleset options over the preset (object)")
+    _add_long_run(p)
+    p.add_argument(
+        "--forfeit-illegal",
+        action="store_true",
+        help="a bot that plays an illegal action (or fails to answer) forfeits: its deal is "
+        "cut short, left out of the figures and listed; without it the run stops naming the bot",
+    )
     p.set_defaults(func=_arena)
+
+
+def _add_long_run(p: argparse.ArgumentParser) -> None:
+    add_executor(p)
+    p.add_argument(
+        "--out",
+        metavar="FILE",
+        help="write finished work and the report to FILE as the run goes; the same command "
+        "with the same FILE resumes where it stopped (Ctrl-C stops cleanly)",
+    )
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar on stderr (default: when stderr is a terminal)",
+    )
+
+
+def add_executor(p: argparse.ArgumentParser) -> None:
+    """``--executor local|ray`` and ``--address`` (arena --duplicate, ladder)."""
+    p.add_argument(
+        "--executor",
+        choices=("local", "ray"),
+        default="local",
+        help="where deal pairs run: local processes (--jobs, default) or a Ray cluster "
+        "(pip install 'shengji[distributed]'); the same seeds and report either way",
+    )
+    p.add_argument(
+        "--address",
+        default=None,
+        help="with --executor ray: the cluster ('auto', 'ray://host:10001'); default: a local "
+        "Ray instance",
+    )
 
 
 def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -112,16 +177,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="shengji", description="Shengji / Tractor (升级 · 拖拉机)"
     )
+    parser.add_argument("--version", action="version", version=f"shengji {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("judge", help="JSON-lines rules oracle on stdin/stdout")
     p.set_defaults(func=_judge)
     p = sub.add_parser("demo", help="show the rules engine at work on a few examples")
     p.set_defaults(func=_demo)
     _add_arena(sub)
+    _add_ladder(sub)
     _add_replay(sub)
     _add_serve(sub)
     _add_play(sub)
     _add_rooms(sub)
+    _add_db(sub)
     return parser
 
 
@@ -145,6 +213,27 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="time budget per decision of a `search` bot (default 1000)",
     )
     p.set_defaults(func=_play)
+
+
+def _db(args: argparse.Namespace) -> int:
+    if _without_server("db"):
+        return 1
+    from shengji.cli.db import db_command
+
+    return db_command(args, sys.stdout, sys.stderr)
+
+
+def _add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from shengji.cli.db import add_db
+
+    add_db(sub).set_defaults(func=_db)
+
+
+def _add_ladder(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from shengji.cli.ladder import add_ladder
+
+    add_ladder(sub)
+    sub.choices["ladder"].set_defaults(func=_ladder)
 
 
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

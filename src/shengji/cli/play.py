@@ -32,7 +32,7 @@ from shengji.core.actions import (
     Pass,
     Play,
 )
-from shengji.core.cards import NO_TRUMP, RANKS, cards_str, parse_cards, parse_trump, trump_str
+from shengji.core.cards import LEVELS, NO_TRUMP, cards_str, parse_cards, parse_trump, trump_str
 from shengji.core.errors import ShengjiError
 from shengji.core.events import Event, visible
 from shengji.core.friend import parse_call
@@ -61,8 +61,9 @@ def seat_label(lang: str, seat: int) -> str:
     return tr(lang, "seat", n=seat + 1)
 
 
-def typed_form(action: Action | None) -> str | None:
-    """What a player types at the prompt for ``action`` (None: press Enter).
+def typed_form(action: Action | None, by_copy: bool = True) -> str | None:
+    """What a player types at the prompt for ``action`` (None: press Enter); a friend call
+    is its card alone where the call names no copy (``by_copy`` False: nearest holder).
 
     >>> from shengji.core.cards import parse_card
     >>> typed_form(CallFriend(0, parse_card("SA"), 1)), typed_form(Bid(1, 120))
@@ -81,7 +82,8 @@ def typed_form(action: Action | None) -> str | None:
     if isinstance(action, NameTrump):
         return trump_str(action.trump)
     if isinstance(action, CallFriend):
-        return f"{action.nth} {cards_str((action.card,))}"
+        card = cards_str((action.card,))
+        return f"{action.nth} {card}" if by_copy else card
     return str(action)
 
 
@@ -113,7 +115,7 @@ class HumanPlayer:
     def _hint(self, view: DealView, legal: LegalActions) -> None:
         """Print what the adviser would do, exactly as it is typed back."""
         action = self.adviser.choose(view, legal)
-        text = typed_form(action)
+        text = typed_form(action, view.ruleset.friend_rule == "nth-played")
         if text is None:
             key = "play.hint-enter" if view.phase is Phase.DEALING else "play.no-hint"
             self.out.write(self.t(key) + "\n")
@@ -148,7 +150,7 @@ class HumanPlayer:
             # first deal (先亮者为庄家 or 翻主翻庄)
             trump += self.t("play.deals-first", seat=self.seat(view.dealer_to_be))
         self.out.write(
-            self.t("play.status", level=RANKS[view.level], trump=trump,
+            self.t("play.status", level=LEVELS[view.level], trump=trump,
                    points=view.attacker_points, n=len(view.hand), hand=" | ".join(parts))
             + "\n"
         )
@@ -253,15 +255,17 @@ class HumanPlayer:
                 return action
 
     def _call(self, view: DealView, legal: LegalActions) -> Action:
-        """找朋友: the dealer names which copy of which card makes its player the friend."""
+        """找朋友: the dealer names a card: its holder nearest the dealer is the friend
+        (``nth-played`` tables: which copy of which card, played by another seat)."""
+        by_copy = view.ruleset.friend_rule == "nth-played"
         while True:
-            text = self._ask(self.t("play.call"))
+            text = self._ask(self.t("play.call" if by_copy else "play.call-card"))
             if text.lower() in HINTS:
                 self._hint(view, legal)
                 continue
 
             def call(t: str) -> Action:
-                c = parse_call(t)
+                c = parse_call(t if len(t.split()) > 1 else f"1 {t}")
                 return CallFriend(legal.seat, c.card, c.nth)
 
             action = self._legal(legal, text, call)
@@ -296,7 +300,7 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
         options = json.loads(args.options) if args.options else None
         ruleset = preset(args.preset, options)
         args.bots = with_think_ms([args.bots], getattr(args, "think_ms", None))[0]
-        bot_factory(args.bots)
+        bot_factory(args.bots, allow_import=True)
     except (ShengjiError, ValueError) as e:
         err.write(tr(lang, "play.error", why=e) + "\n")
         return 2
@@ -305,9 +309,10 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
         why = tr(lang, "play.bad-seat", last=ruleset.players - 1)
         err.write(tr(lang, "play.error", why=why) + "\n")
         return 2
-    human = HumanPlayer(inp, out, make_bot(args.bots, f"{args.seed}.hint"), lang)
+    adviser = make_bot(args.bots, f"{args.seed}.hint", allow_import=True)
+    human = HumanPlayer(inp, out, adviser, lang)
     players: list[Bot] = [
-        human if k == seat else make_bot(args.bots, f"{args.seed}.{k}")
+        human if k == seat else make_bot(args.bots, f"{args.seed}.{k}", allow_import=True)
         for k in range(ruleset.players)
     ]
     partner = (
@@ -327,7 +332,9 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
             printer.event(e, state)
 
     try:
-        play_match(ruleset, players, args.seed, deals=args.deals, on_action=narrate)
+        play_match(
+            ruleset, players, args.seed, deals=args.deals, on_action=narrate, wrap_errors=False
+        )
     except InputEnded:
         out.write(tr(lang, "play.bye") + "\n")
         return 1

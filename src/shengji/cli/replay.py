@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from shengji.cli.i18n import plural, tr
-from shengji.core.cards import NO_TRUMP, RANKS, card_str, cards_str
+from shengji.core.cards import LEVELS, NO_TRUMP, card_str, cards_str
 from shengji.core.errors import ShengjiError
 from shengji.core.events import (
     AuctionWon,
@@ -45,6 +45,7 @@ from shengji.core.events import (
     KittyRevealed,
     KittyShown,
     KittyTaken,
+    NotFriend,
     Passed,
     Played,
     ThrowFailed,
@@ -80,6 +81,8 @@ class _Deal:
     first: bool = False
     """A first deal: the dealer comes from the declarations."""
     first_declarer: int | None = None
+    rights: tuple[int, ...] = ()
+    """亮牌权: the seats that contested the deal by declaring."""
 
 
 class Narrator:
@@ -129,7 +132,7 @@ class Narrator:
         if isinstance(e, DealReset):
             self.emit(self.t("redeal", no=e.deal_no + 1))
         elif isinstance(e, DealStarted):
-            self.deal = _Deal(e.deal_no, e.level, first=e.dealer is None)
+            self.deal = _Deal(e.deal_no, e.level, first=e.dealer is None, rights=e.rights)
         elif isinstance(e, Declared):
             self._declared(e, state)
         elif isinstance(e, TrumpFixed):
@@ -160,8 +163,17 @@ class Narrator:
             d.bids = None
             d.level = e.level
         elif isinstance(e, FriendCalled):
-            self.emit(self.t("friend-called", seat=self.seat(e.seat), nth=e.nth,
-                             card=card_str(e.card)))
+            seat, card = self.seat(e.seat), card_str(e.card)
+            deal = state.deal
+            if deal.ruleset.friend_rule != "nearest-holder":
+                self.emit(self.t("friend-called", seat=seat, nth=e.nth, card=card))
+            elif deal.friend_seat is None:
+                self.emit(self.t("friend-called-alone", seat=seat, card=card))
+            else:
+                self.emit(self.t("friend-called-holder", seat=seat, card=card,
+                                 friend=self.seat(deal.friend_seat)))
+        elif isinstance(e, NotFriend):
+            self.emit(self.t("not-friend", seat=self.seat(e.seat), card=card_str(e.card)))
         elif isinstance(e, FriendRevealed):
             d.defenders = state.deal.defenders
             self.emit(self.t("friend-revealed", seat=self.seat(e.seat), card=card_str(e.card)))
@@ -209,9 +221,11 @@ class Narrator:
         stake = state.deal.stake
         self.emit(
             self.t("deal", no=d.no + 1, dealer=self.seat(e.dealer), partners=partners,
-                   level=RANKS[d.level], trump=self.trump(e.trump),
+                   level=LEVELS[state.deal.level], trump=self.trump(e.trump),
                    stake=self.t("stake", stake=stake) if stake > 1 else "")
         )
+        if d.rights:
+            self.emit(self.t("rights", seats="+".join(self.seat(s) for s in d.rights)))
         if d.auction:
             self.emit(d.auction)
         elif d.declarations:
@@ -253,12 +267,12 @@ class Narrator:
         self.emit(self.t("result", points=e.attacker_points, outcome=outcome))
         if self.per_seat:
             levels = self.t("comma").join(
-                self.t("seat-level-of", seat=self.seat(s), rank=RANKS[state.seat_rank(s)])
+                self.t("seat-level-of", seat=self.seat(s), rank=LEVELS[state.seat_rank(s)])
                 for s in range(self.players)
             )
         else:
             levels = self.t("comma").join(
-                self.t("level-of", team=t + 1, rank=RANKS[state.level_rank(t)]) for t in (0, 1)
+                self.t("level-of", team=t + 1, rank=LEVELS[state.level_rank(t)]) for t in (0, 1)
             )
         self.emit(self.t("levels", levels=levels))
 

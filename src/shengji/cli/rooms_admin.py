@@ -42,20 +42,26 @@ def rooms_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     overrides = {k: getattr(args, k) for k in ("data_dir", "database_url") if getattr(args, k)}
     settings = Settings(**overrides)
-    url = settings.resolved_database_url()
     if not settings.database_url:
         db = Path(settings.data_dir) / "shengji.db"
         if not db.is_file():
             err.write(f"shengji rooms: no database at {db} (check --data-dir)\n")
             return 1
-    return asyncio.run(_run(args, url, out, err))
+    return asyncio.run(_run(args, settings, out, err))
 
 
-async def _run(args: argparse.Namespace, url: str, out: TextIO, err: TextIO) -> int:
+async def _run(args: argparse.Namespace, settings: Any, out: TextIO, err: TextIO) -> int:
+    from shengji.cli.startup_errors import schema_line
+    from shengji.server.schema import SchemaError
     from shengji.server.storage import Store
 
-    store = Store(url)
-    await store.start()
+    store = Store(settings.resolved_database_url())
+    try:
+        await store.start()
+    except SchemaError as e:
+        await store.close()
+        err.write(f"shengji rooms: {schema_line(e, settings)}\n")
+        return 1
     try:
         if args.rooms_command == "release":
             if await store.release_room(args.code):

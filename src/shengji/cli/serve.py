@@ -7,7 +7,9 @@ Flags override ``SHENGJI_*`` environment variables, which override the defaults:
 
 Start-up failures (a bad flag, an unusable data dir or database, a data dir another server
 holds, a port in use) are one line on stderr and a non-zero exit (cli/startup_errors.py);
-the URL is printed only once the port is bound and the rooms are restored.
+the URL is printed only once the port is bound and the rooms are restored. With
+``--log-format json`` every line is a JSON object on stdout instead (server/jsonlog.py):
+the records, ``{"msg": "listening on http://...", "url": ...}`` and a failure.
 """
 
 from __future__ import annotations
@@ -42,11 +44,16 @@ def add_serve(
     p.add_argument("--port", help="port (default 8765; 0: any free port)")
     p.add_argument("--data-dir", help="folder of the SQLite database (default ./shengji-data)")
     p.add_argument("--database-url", help="SQLAlchemy async URL (default: SQLite in data dir)")
+    p.add_argument("--redis-url", help="Redis URL; /readyz then checks it (default: none)")
     p.add_argument("--deal-pacing", dest="deal_pacing_s", help="seconds per card")
     p.add_argument("--bot-delay", dest="bot_delay_s", help="seconds a bot waits")
     p.add_argument("--seat-grace", dest="seat_grace_s", help="seconds before a bot stands in")
     p.add_argument(
         "--log-level", help="uvicorn log level (default info; debug shows start-up tracebacks)"
+    )
+    p.add_argument(
+        "--log-format",
+        help="text (default) or json: one JSON object per line on stdout for every record",
     )
     return p
 
@@ -78,15 +85,18 @@ def serve(args: argparse.Namespace, err: TextIO | None = None) -> int:
         "port",
         "data_dir",
         "database_url",
+        "redis_url",
         "deal_pacing_s",
         "bot_delay_s",
         "seat_grace_s",
         "log_level",
+        "log_format",
     )
     overrides: dict[str, Any] = {
         k: getattr(args, k) for k in keys if getattr(args, k, None) is not None
     }
     debug = str(overrides.get("log_level", os.environ.get("SHENGJI_LOG_LEVEL", ""))) == "debug"
+    as_json = overrides.get("log_format", os.environ.get("SHENGJI_LOG_FORMAT")) == "json"
     lock: DataDirLock | None = None
     try:
         settings = startup.load_settings(overrides)
@@ -97,13 +107,13 @@ def serve(args: argparse.Namespace, err: TextIO | None = None) -> int:
             startup.check_database(db)
         sock = startup.bind_socket(settings.host, settings.port)
     except startup.StartupError as e:
-        return _fail(e, e.line, e.code, debug, err)
+        return _fail(e, e.line, e.code, debug, err, as_json)
     try:
         return asyncio.run(_serve(settings, lock, sock, err))
     except startup.StartupError as e:
-        return _fail(e, e.line, e.code, debug, err)
+        return _fail(e, e.line, e.code, debug, err, as_json)
     except Exception as e:
-        return _fail(e, startup.explain(e, settings), 1, debug, err)
+        return _fail(e, startup.explain(e, settings), 1, debug, err, as_json)
     finally:
         sock.close()
         if lock is not None:
@@ -115,11 +125,15 @@ async def _serve(
 ) -> int:
     """Open the app (database, rooms), say where it is, serve until a signal."""
     import uvicorn
+    from uvicorn.config import LOGGING_CONFIG
 
+    from shengji import __version__
     from shengji.cli import startup_errors as startup
     from shengji.server.app import create_app
+    from shengji.server.jsonlog import log_json_line, logging_config
 
     app = create_app(settings, lock)
+    log_config = logging_config(settings.log_format, settings.log_level)
     server = uvicorn.Server(
         uvicorn.Config(
             app,
@@ -127,6 +141,7 @@ async def _serve(
             log_level=settings.log_level,
             ws_max_size=max(65536, settings.max_message_bytes * 4),
             ws="websockets-sansio",
+            log_config=LOGGING_CONFIG if log_config is None else log_config,
         )
     )
     stopped: list[int] = []
@@ -140,10 +155,17 @@ async def _serve(
         try:
             async with app.router.lifespan_context(app):
                 if not stopped:
-                    sock.listen(2048)  # connections wait in the queue from the printed line on
                     port = sock.getsockname()[1]
-                    print(f"open {browser_url(settings.host, port)} in a browser", flush=True)
-                    _print_share(settings.host, port)
+                    url = browser_url(settings.host, port)
+                    if settings.log_format == "json":
+                        line = log_json_line(
+                            "info", "shengji.serve", f"listening on {url}", url=url,
+                            version=__version__, share=_share_urls(settings.host, port),
+                        )
+                        print(line, flush=True)
+                    else:
+                        print(f"open {url} in a browser", flush=True)
+                        _print_share(settings.host, port)
                     await server.serve(sockets=[sock])
         except Exception as e:
             raise startup.StartupError(startup.explain(e, settings)) from e
@@ -153,12 +175,19 @@ async def _serve(
     return 0
 
 
+def _share_urls(host: str, port: int) -> list[str]:
+    """The URLs players on the network open (server/lan.py)."""
+    from shengji.server.lan import share_urls
+
+    return share_urls(host, port)
+
+
 def _print_share(host: str, port: int) -> None:
     """Say what the other players open: the LAN address (``--host 0.0.0.0``), or that
     only this machine can connect."""
-    from shengji.server.lan import is_loopback, share_urls
+    from shengji.server.lan import is_loopback
 
-    for url in share_urls(host, port):
+    for url in _share_urls(host, port):
         print(f"players on your network open {url}", flush=True)
     if is_loopback(host):
         print(
@@ -168,7 +197,17 @@ def _print_share(host: str, port: int) -> None:
         )
 
 
-def _fail(exc: BaseException, line: str, code: int, debug: bool, err: TextIO) -> int:
+def _fail(
+    exc: BaseException, line: str, code: int, debug: bool, err: TextIO, as_json: bool = False
+) -> int:
+    if as_json:  # one JSON line on stdout, like every other line of a JSON-logging server
+        from shengji.server.jsonlog import log_json_line
+
+        fields: dict[str, Any] = {"exit": code}
+        if debug:
+            fields["exc"] = "".join(traceback.format_exception(exc))
+        print(log_json_line("error", "shengji.serve", line, **fields), flush=True)
+        return code
     if debug:
         traceback.print_exception(exc, file=err)
     err.write(f"shengji serve: {line}\n")

@@ -4,7 +4,8 @@ Checked in order, before anything listens: the flag values (``Settings``), the d
 folder we may write), the data dir's lock (one server per data dir), the database file (a
 readable SQLite database), then the port (bound here, so the URL is printed only once it
 is ours). Whatever still fails while the database is opened and the rooms restored is
-explained by ``explain``. ``shengji serve`` prints ``shengji serve: <line>`` and exits 1
+explained by ``explain``; a database on an older schema says which ``shengji db upgrade``
+to run. ``shengji serve`` prints ``shengji serve: <line>`` and exits 1
 (2 for a bad flag); ``--log-level debug`` adds the traceback.
 
 >>> flag_name("deal_pacing_s"), flag_name("bot_budget_s")
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import errno
 import os
+import shlex
 import socket
 import sqlite3
 from pathlib import Path
@@ -29,10 +31,12 @@ FLAGS = {
     "port": "--port",
     "data_dir": "--data-dir",
     "database_url": "--database-url",
+    "redis_url": "--redis-url",
     "deal_pacing_s": "--deal-pacing",
     "bot_delay_s": "--bot-delay",
     "seat_grace_s": "--seat-grace",
     "log_level": "--log-level",
+    "log_format": "--log-format",
 }
 """The settings ``shengji serve`` has a flag for (the others: ``SHENGJI_*`` only)."""
 
@@ -153,7 +157,8 @@ def check_database(db: Path) -> None:
 
 
 def bind_socket(host: str, port: int) -> socket.socket:
-    """A socket bound to ``host:port`` (listening is uvicorn's job)."""
+    """A socket bound to ``host:port`` and listening (uvicorn accepts on it): a browser that
+    connects as soon as the URL is printed waits in the backlog instead of being refused."""
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as e:
@@ -165,6 +170,7 @@ def bind_socket(host: str, port: int) -> socket.socket:
         if family == socket.AF_INET6:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         sock.bind(addr)
+        sock.listen(2048)
     except OSError as e:
         sock.close()
         if e.errno == errno.EADDRINUSE:
@@ -190,9 +196,13 @@ def explain(exc: BaseException, settings: Settings) -> str:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
+    from shengji.server.schema import SchemaError
+
     if isinstance(exc, StartupError):
         return exc.line
     url = make_url(settings.resolved_database_url()).render_as_string(hide_password=True)
+    if isinstance(exc, SchemaError):
+        return schema_line(exc, settings)
     if isinstance(exc, SQLAlchemyError):
         orig = getattr(exc, "orig", None) or exc
         text = str(orig).splitlines()[0][:200]
@@ -210,6 +220,32 @@ def explain(exc: BaseException, settings: Settings) -> str:
         f"could not start: {type(exc).__name__}: {text} "
         "(run with --log-level debug for the traceback)"
     )
+
+
+def upgrade_command(settings: Settings) -> str:
+    """The ``shengji db upgrade`` command for the database these settings name (a
+    password shown as ``***``).
+
+    >>> upgrade_command(Settings(data_dir="./my data"))
+    "shengji db upgrade --data-dir './my data'"
+    """
+    from sqlalchemy.engine import make_url
+
+    if settings.database_url:
+        url = make_url(settings.database_url).render_as_string(hide_password=True)
+        return f"shengji db upgrade --database-url {shlex.quote(url)}"
+    return f"shengji db upgrade --data-dir {shlex.quote(settings.data_dir)}"
+
+
+def schema_line(exc: Exception, settings: Settings) -> str:
+    """One line for a database whose schema is not this shengji's (server/schema.py)."""
+    from sqlalchemy.engine import make_url
+
+    url = make_url(settings.resolved_database_url()).render_as_string(hide_password=True)
+    line = f"the database {url} {exc}"
+    if getattr(exc, "fix", "") == "upgrade":
+        line += f": run `{upgrade_command(settings)}`, then start again"
+    return line
 
 
 def _why(e: OSError) -> str:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from shengji.core.cards import BJ, LJ, NO_TRUMP, card, cards_str, trump_str
+from shengji.core.cards import BJ, JOKER_LEVEL, LJ, NO_TRUMP, card, cards_str, trump_str
 from shengji.core.ruleset import Ruleset
 
 _REBURY_SUIT_RANK = {2: 0, 3: 1, 1: 2, 0: 3}  # ♦ < ♣ < ♥ < ♠
@@ -150,7 +150,7 @@ def candidate_declarations(
     """Every declaration the cards of ``hand`` (a count vector) can show, weakest first."""
     out: list[Declaration] = []
     suits: list[list[int]] = [[], [], [], []]
-    for s in range(4):
+    for s in range(4 if level != JOKER_LEVEL else 0):  # the joker level: jokers only
         k = card(s, level)
         target = {2: 1, 3: 0}.get(s, s) if ruleset.two_color else s
         suits[target].extend([k] * hand[k])

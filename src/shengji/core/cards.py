@@ -25,6 +25,11 @@ BJ = 53
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
 NO_TRUMP = -1
 """Trump value meaning no trump suit (无主): only jokers and level cards are trump."""
+JOKER_LEVEL = 13
+"""The level above A (打王, seed 002 five players "J、A、王为必打点数"): no rank is the
+level, so only the jokers (and a trump suit, if one is named) are trump."""
+LEVELS = (*RANKS, "JK")
+"""Level names by level index: the ranks, then ``JK`` for the joker level (王)."""
 
 _RANK_INDEX = {r: i for i, r in enumerate(RANKS)} | {"T": 8, "1": 8}
 _POINTS = tuple(
@@ -64,6 +69,21 @@ def parse_rank(text: str) -> int:
     if r is None or text.strip() == "1":
         raise NotationError(f"bad rank {text!r}: use 2..10, J, Q, K or A")
     return r
+
+
+def parse_level(text: str) -> int:
+    """A level: a rank (``parse_rank``) or ``JK`` / ``王`` for the joker level above A."""
+    if text.strip().upper() in ("JK", "王"):
+        return JOKER_LEVEL
+    try:
+        return parse_rank(text)
+    except NotationError:
+        raise NotationError(f"bad rank {text!r} for a level: use 2..10, J, Q, K, A or JK") from None
+
+
+def level_str(level: int) -> str:
+    """Inverse of ``parse_level``: ``level_str(12) == "A"``, ``level_str(13) == "JK"``."""
+    return LEVELS[level]
 
 
 def parse_trump(text: str) -> int:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from shengji.core.cards import counts_of, deck
 from shengji.core.follow import analyse_lead
-from shengji.core.friend import copies_seen
+from shengji.core.friend import candidates, copies_seen
 from shengji.core.order import context_for
 from shengji.core.state import _UNKNOWN, DealState, Phase
 from shengji.core.views import DealView
@@ -101,16 +101,21 @@ def state_from_view(
     s.failed_seats = ()
     s.result = None
     s.seat_levels = view.seat_levels or (view.level,) * rs.players
+    s.rights = view.rights
     s.auction = view.auction
     s.target = view.target
     s.shown = view.shown
     s.kitty_kept = ()
-    s.friend_call = view.friend_call
-    s.friend = view.friend
+    s.friend_call = call = view.friend_call
+    s.friend = s.friend_seat = view.friend
     s.friend_seen = 0
-    if view.friend_call is not None:
+    if call is not None:
         plays = [p for t in view.tricks for p in t.plays] + list(view.trick)
-        s.friend_seen = copies_seen(view.friend_call, view.dealer, plays)[0]
+        s.friend_seen = copies_seen(call, view.dealer, plays)[0]
+        if view.friend is None and rs.friend_rule == "nearest-holder":
+            # the world's friend: its nearest holder the public facts still allow
+            public = candidates(call, view.dealer, rs.players, rs.decks, plays, None)
+            s.friend_seat = next((p for p in public if hands[p][call.card]), None)
     s._to_act = _UNKNOWN
     return s
 

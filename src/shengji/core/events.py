@@ -25,11 +25,14 @@ class Event:
 
 @dataclass(slots=True)
 class DealStarted(Event):
-    """A new deal: who deals first (None on a first deal decided by declaration), the level."""
+    """A new deal: who deals first (None on a first deal decided by declaration), the level;
+    ``rights`` (亮牌权): the seats that contest the deal by declaring, each at its own level
+    (empty: everyone, at ``level``)."""
 
     dealer: int | None
     level: int
     deal_no: int
+    rights: tuple[int, ...] = ()
 
 
 @dataclass(slots=True)
@@ -129,7 +132,8 @@ class KittyBuried(Event):
 
 @dataclass(slots=True)
 class FriendCalled(Event):
-    """找朋友: the dealer named the ``nth`` copy of ``card`` another seat plays as its friend."""
+    """找朋友: the dealer called ``card`` (``nth``: which copy counts; always 1 under the
+    nearest-holder rule, where the holder nearest the dealer is the friend)."""
 
     seat: int
     card: int
@@ -138,7 +142,17 @@ class FriendCalled(Event):
 
 @dataclass(slots=True)
 class FriendRevealed(Event):
-    """找朋友: ``seat`` played the called copy and joins the dealer's side."""
+    """找朋友: ``seat`` (the friend) played the called card and joins the dealer's side."""
+
+    seat: int
+    card: int
+
+
+@dataclass(slots=True)
+class NotFriend(Event):
+    """找朋友 (nearest-holder rule): ``seat`` played a copy of the called ``card`` before the
+    friend was revealed and is not the friend — a seat nearer the dealer holds one. Public:
+    anyone can tell it from the rule, since the friend's own copy would have revealed it."""
 
     seat: int
     card: int

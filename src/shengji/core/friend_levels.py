@@ -15,6 +15,11 @@ units (single 6, pair 12, triple 18, tractor 24, tractor of triples 36 levels: d
 friend 1/3), on A with an A (the dealer back to J, the friend down 3). Levels a seat cannot
 lose below 2 pass on: dealer → friend → the attackers, highest level first, the capturer last.
 
+级数不浪费 (``Ruleset.level_transfer``, seed 002): levels a seat cannot go up because a
+must-play rank (or the last level) stops it are taken off its opponents one at a time,
+highest level first and down to 2 at most, then given to its partners up to a must-play
+rank (``opponents``), or the other way round (``partners``: lowest partner first).
+
 >>> from shengji.core.ruleset import PRESETS
 >>> five = PRESETS["five-player"]
 >>> side_shares(five, base=1, attackers=3, friend_holds_last=False, levels=(0, 0))
@@ -139,17 +144,78 @@ def kitty_penalties(
             _drain(levels, 3 - d, _designated(levels, attackers))
 
 
+def climb(rs: Ruleset, index: int, steps: int, as_dealer: bool = True) -> tuple[int, int]:
+    """``advance`` and the levels it could not use (a must-play rank or the last level
+    stopped it): ``climb(five, J, 3) == (A, 1)`` for the dealer — from J it goes to Q, K, A."""
+    from shengji.core.match import advance
+
+    new = advance(rs, index, steps, as_dealer)
+    return new, steps - (new - index)
+
+
+def _by_distance(seat: int, seats: Sequence[int], players: int) -> list[int]:
+    """``seats`` in play order after ``seat``."""
+    return sorted(seats, key=lambda p: (p - seat) % players)
+
+
+def _lower(levels: list[int], k: int, opponents: Sequence[int]) -> int:
+    """Take ``k`` levels off ``opponents`` one at a time, the highest first (ties: the
+    first listed), none below 2; returns what is left."""
+    while k > 0:
+        can = [p for p in opponents if levels[p] > 0]
+        if not can:
+            break
+        levels[max(can, key=lambda q: levels[q])] -= 1
+        k -= 1
+    return k
+
+
+def _raise(rs: Ruleset, levels: list[int], k: int, partners: Sequence[int]) -> int:
+    """Give ``k`` levels to ``partners`` one at a time, the lowest first (ties: the first
+    listed), none past a must-play rank ("升到必打的点数不能再升"); returns what is left."""
+    from shengji.core.match import advance
+
+    while k > 0:
+        can = [p for p in partners if advance(rs, levels[p], 1, as_dealer=False) > levels[p]]
+        if not can:
+            break
+        levels[min(can, key=lambda q: levels[q])] += 1
+        k -= 1
+    return k
+
+
+def pass_on(
+    rs: Ruleset, levels: list[int], wasted: dict[int, int], sides: Sequence[Sequence[int]]
+) -> None:
+    """级数不浪费 (seed 002): hand each seat's ``wasted`` levels on, seats in the order
+    given: "将所剩余的级数转移给同一方的指定玩家让其升相应的级数，或指定对方玩家降相应的级数".
+    The seat's choice is modelled by ``rs.level_transfer``; partners accept (Decision 95)."""
+    if rs.level_transfer == "off":
+        return
+    n = rs.players
+    for seat, k in wasted.items():
+        if k <= 0:
+            continue
+        mine = next(side for side in sides if seat in side)
+        partners = _by_distance(seat, [p for p in mine if p != seat], n)
+        opponents = _by_distance(seat, [p for s in sides if s is not mine for p in s], n)
+        if rs.level_transfer == "opponents":
+            _raise(rs, levels, _lower(levels, k, opponents), partners)
+        else:
+            _lower(levels, _raise(rs, levels, k, partners), opponents)
+
+
 def friend_outcome(
     rs: Ruleset, before: tuple[int, ...], deal: DealState, res: DealResult
 ) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
     """The ``match.OutcomeRule`` of find-a-friend: new levels, next dealer, winners.
 
-    Takeover: the first attacker after the dealer deals next. Dealer side wins: the dealer
-    deals again (``dealer_rotation="same"``, or when alone), else its friend. A dealer side
-    winning a deal played at A wins the match: its seats then on A are the winners.
+    Takeover: the first attacker after the dealer deals next (under ``takeover_dealer=
+    "attackers-declare"`` only if no attacker declares: ``match.takeover_rights``). Dealer
+    side wins: the dealer deals again (``dealer_rotation="same"``, or when alone), else its
+    friend. A dealer side winning a deal played at the last level wins the match: its seats
+    then on it are the winners. Wasted levels pass on (``pass_on``) unless the match is won.
     """
-    from shengji.core.match import advance
-
     assert deal.dealer is not None
     dealer, friend = deal.dealer, res.friend
     n = rs.players
@@ -159,10 +225,13 @@ def friend_outcome(
     levels = list(before)
     last = len(rs.level_sequence) - 1
     winners: tuple[int, ...] = ()
+    sides = (sorted(side, key=lambda p: (p - dealer) % n), attackers)
+    wasted: dict[int, int] = {}
     if ch.attackers_take_over:
         for a in attackers:
-            levels[a] = advance(rs, levels[a], ch.attacker_levels, as_dealer=False)
+            levels[a], wasted[a] = climb(rs, levels[a], ch.attacker_levels, as_dealer=False)
         kitty_penalties(rs, levels, deal, res, attackers)
+        pass_on(rs, levels, wasted, sides)
         return tuple(levels), attackers[0], winners
     holder = res.last_winner if res.last_winner in side else dealer
     f_lvl = before[friend] if friend is not None else 0
@@ -172,9 +241,11 @@ def friend_outcome(
     )
     if before[dealer] == last:
         winners = tuple(s for s in sorted(side) if before[s] == last)
-    levels[dealer] = advance(rs, levels[dealer], d_steps)
+    levels[dealer], wasted[dealer] = climb(rs, levels[dealer], d_steps)
     if friend is not None:  # it leaves a must-play rank only from a deal played there
         at_own = rs.level_sequence[before[friend]] == deal.level
-        levels[friend] = advance(rs, levels[friend], f_steps, as_dealer=at_own)
+        levels[friend], wasted[friend] = climb(rs, levels[friend], f_steps, as_dealer=at_own)
+    if not winners:
+        pass_on(rs, levels, wasted, sides)
     nxt = friend if friend is not None and rs.dealer_rotation == "partner" else dealer
     return tuple(levels), nxt, winners

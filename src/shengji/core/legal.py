@@ -133,11 +133,11 @@ class LegalActions:
             self.small = [Bid(seat, t) for t in targets]
             self.small.append(Pass(seat))
         elif ph is Phase.CALLING and seat == state.to_act:
-            self.kind = "list"  # 找朋友: any card, any copy 1..decks
+            self.kind = "list"  # 找朋友: any card (nth-played: any copy 1..decks)
+            rs = state.ruleset
+            copies = 1 if rs.friend_rule == "nearest-holder" else rs.decks
             self.small = [
-                CallFriend(seat, card, nth)
-                for nth in range(1, state.ruleset.decks + 1)
-                for card in range(54)
+                CallFriend(seat, card, nth) for nth in range(1, copies + 1) for card in range(54)
             ]
         elif ph is Phase.NAMING and seat == state.to_act:
             self.kind = "list"

@@ -186,7 +186,7 @@ class MatchState:
         first = self.dealer if self.dealer is not None else 0  # a first deal: all equal
         deal = DealState.new(
             rs, _deal_seed(self.seed, no, n), rs.level_sequence[self.levels[first]], self.dealer,
-            no, levels=tuple(rs.level_sequence[i] for i in self.levels),
+            no, levels=tuple(rs.level_sequence[i] for i in self.levels), rights=self.deal.rights,
         )
         again = replace(self, deal=deal, redeals=n)
         return again, [DealReset(None, no, n), deal.started_event()]
@@ -218,12 +218,14 @@ class MatchState:
             return replace(self, deal=deal, levels=levels, history=history, winners=winners), events
         nxt_no = deal.deal_no + 1
         level = rs.level_sequence[levels[next_dealer]]
+        rights = takeover_rights(rs, res, next_dealer)
         nxt = DealState.new(
             rs, _deal_seed(self.seed, nxt_no), level, next_dealer, nxt_no,
-            levels=tuple(rs.level_sequence[i] for i in levels),
+            levels=tuple(rs.level_sequence[i] for i in levels), rights=rights,
         )
         events = [*events, nxt.started_event()]
-        return MatchState(rs, self.seed, levels, next_dealer, nxt, history), events
+        dealer = None if rights else next_dealer
+        return MatchState(rs, self.seed, levels, dealer, nxt, history), events
 
 
 Outcome = tuple[tuple[int, ...], int, tuple[int, ...]]
@@ -233,6 +235,17 @@ Outcome = tuple[tuple[int, ...], int, tuple[int, ...]]
 OutcomeRule = Callable[[Ruleset, tuple[int, ...], DealState, DealResult], Outcome]
 """Scores a finished deal for one kind of partnership: ``(ruleset, levels before, deal,
 result) -> Outcome``. Registered in ``OUTCOME_RULES`` by ``Ruleset.partnership``."""
+
+
+def takeover_rights(rs: Ruleset, res: DealResult, first: int) -> tuple[int, ...]:
+    """亮牌权 (seed 002 five players: "抓分方捉满120分即可上台,即每个成员获得下一局的亮牌权"):
+    after a takeover under ``takeover_dealer="attackers-declare"``, the attackers, in play
+    order from ``first`` (who deals if none declares); otherwise nobody (``()``): the
+    next deal's dealer is known before it is dealt."""
+    if rs.takeover_dealer != "attackers-declare" or not res.change.attackers_take_over:
+        return ()
+    n = rs.players
+    return tuple(s for s in ((first + i) % n for i in range(n)) if s not in res.defenders)
 
 
 def _fixed_outcome(

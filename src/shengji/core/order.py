@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from shengji.core.cards import BJ, LJ, NO_TRUMP, NUM_KINDS, card
+from shengji.core.cards import BJ, JOKER_LEVEL, LJ, NO_TRUMP, NUM_KINDS, card
 from shengji.core.ruleset import Ruleset
 
 TRUMP = 4
@@ -75,9 +75,10 @@ def _face_map(two_color: bool) -> tuple[int, ...]:
 def context(
     level: int, trump: int, permanent_twos: bool = False, two_color: bool = False
 ) -> TrumpContext:
-    """The order tables for a level rank index (2 = 0 .. A = 12) and trump (NO_TRUMP = -1)."""
-    if not 0 <= level <= 12:
-        raise ValueError(f"level rank index must be 0..12, not {level}")
+    """The order tables for a level rank index (2 = 0 .. A = 12; 13: the joker level, where
+    no rank is the level) and trump (NO_TRUMP = -1)."""
+    if not 0 <= level <= JOKER_LEVEL:
+        raise ValueError(f"level rank index must be 0..13, not {level}")
     face = _face_map(two_color)
     suits = (0, 1) if two_color else (0, 1, 2, 3)
     if two_color and trump != NO_TRUMP:
@@ -105,9 +106,10 @@ def context(
         trump_layers.append([card(s, _TWO) for s in off])
         if trump != NO_TRUMP:
             trump_layers.append([card(trump, _TWO)])
-    trump_layers.append([card(s, level) for s in off])
-    if trump != NO_TRUMP:
-        trump_layers.append([card(trump, level)])
+    if level != JOKER_LEVEL:
+        trump_layers.append([card(s, level) for s in off])
+        if trump != NO_TRUMP:
+            trump_layers.append([card(trump, level)])
     trump_layers.append([LJ])
     trump_layers.append([BJ])
     for p, layer in enumerate(trump_layers):

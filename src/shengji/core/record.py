@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shengji.core.actions import MatchAction, parse_match_action
-from shengji.core.cards import RANKS
+from shengji.core.cards import LEVELS
 from shengji.core.events import Event
 from shengji.core.match import MatchState
 from shengji.core.ruleset import Ruleset
@@ -86,8 +86,8 @@ def record_result(state: MatchState) -> dict[str, Any]:
     """A JSON-ready summary of a match so far."""
     return {
         "deals": len(state.history),
-        "team_levels": [RANKS[state.ruleset.level_sequence[i]] for i in state.team_levels],
-        "levels": [RANKS[state.ruleset.level_sequence[i]] for i in state.levels],
+        "team_levels": [LEVELS[state.ruleset.level_sequence[i]] for i in state.team_levels],
+        "levels": [LEVELS[state.ruleset.level_sequence[i]] for i in state.levels],
         "winner": state.winner,
         "winners": list(state.winners),
         "attacker_points": [d.result.attacker_points for d in state.history],

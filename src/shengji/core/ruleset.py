@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from shengji.core.cards import RANKS, parse_rank
+from shengji.core.cards import JOKER_LEVEL, LEVELS, parse_level, parse_rank
 from shengji.core.errors import NotationError, RulesetError
 
 ThrowPolicy = Literal["validated", "others-void", "never"]
@@ -28,6 +28,9 @@ NoDeclaration = Literal["no-trump", "kitty-card", "spades"]
 DealerRotation = Literal["partner", "same"]
 Partnership = Literal["fixed", "find-friend", "bidding"]
 LevelShares = Literal["equal", "fixed", "elastic"]
+FriendRule = Literal["nearest-holder", "nth-played"]
+LevelTransfer = Literal["off", "opponents", "partners"]
+TakeoverDealer = Literal["next", "attackers-declare"]
 
 
 @dataclass(frozen=True)
@@ -154,9 +157,10 @@ class Ruleset:
     kitty_size: int = 8
     """Cards set aside at the deal (底牌); the dealer buries as many."""
     level_sequence: tuple[int, ...] = _FULL_SEQUENCE
-    """Rank indices a side's level goes through (2 = 0 .. A = 12)."""
+    """Rank indices a side's level goes through (2 = 0 .. A = 12; 13 = JK, the joker level
+    above A, last only)."""
     must_play: tuple[int, ...] = (12,)
-    """Ranks a side may not skip past when going up (必打); A ends the match."""
+    """Ranks a side may not skip past when going up (必打); the last level ends the match."""
     permanent_twos: bool = False
     """常主2: every 2 is trump, ranked below the level cards."""
     two_color: bool = False
@@ -219,6 +223,18 @@ class Ruleset:
     ace_kitty_penalty: bool = False
     """找朋友 (seed 002 item 6): dealer side on A, attackers take over by capturing the kitty
     with an A → the dealer back to J, its friend down 3 levels."""
+    level_transfer: LevelTransfer = "off"
+    """找朋友 (seed 002 级数不浪费): levels a seat cannot go up because a must-play rank
+    stops it are taken off its opponents (``opponents``, then the rest to its partners) or
+    given to its partners (``partners``, then the opponents); ``off``: they are lost."""
+    takeover_dealer: TakeoverDealer = "next"
+    """Who deals after the attackers take over: the old dealer's next attacker (``next``),
+    or (seed 002 five players "每个成员获得下一局的亮牌权") the attackers contest it by
+    declaring, each with its own level (``attackers-declare``)."""
+    friend_rule: FriendRule = "nearest-holder"
+    """找朋友: who the call makes the friend. ``nearest-holder`` (seed 002): the seat nearest
+    the dealer in play order holding the card at the call; ``nth-played``: the seat playing
+    the called copy (1..decks) among the other seats (``core/friend.py``)."""
     deck_points: int = field(default=0, init=False, compare=False)
     """Total points in the pack (100 per deck); derived."""
 
@@ -258,14 +274,22 @@ class Ruleset:
                 f"unknown level_table {self.level_table!r}; known: {sorted(LEVEL_TABLES)}",
                 "level_table",
             )
-        if not self.level_sequence or any(not 0 <= r <= 12 for r in self.level_sequence):
-            raise RulesetError("level_sequence must list ranks 2..A", "level_sequence")
+        if not self.level_sequence or any(
+            not 0 <= r <= JOKER_LEVEL for r in self.level_sequence
+        ):
+            raise RulesetError(
+                "level_sequence must list ranks 2..A (and JK last)", "level_sequence"
+            )
         if list(self.level_sequence) != sorted(set(self.level_sequence)):
             raise RulesetError("level_sequence must be increasing", "level_sequence")
-        if any(not 0 <= r <= 12 for r in self.must_play):
-            raise RulesetError("must_play must list ranks 2..A", "must_play")
+        if any(not 0 <= r <= JOKER_LEVEL for r in self.must_play):
+            raise RulesetError("must_play must list ranks 2..A or JK", "must_play")
         if len(set(self.must_play)) != len(self.must_play):
             raise RulesetError("must_play must list each rank once", "must_play")
+        if self.level_transfer != "off" and self.partnership != "find-friend":
+            raise RulesetError(
+                "level_transfer applies to find-a-friend games only", "level_transfer"
+            )
         _check_range("kitty_cap", self.kitty_cap, 1, MAX_KITTY_CAP)
         _check_range("failed_throw_penalty", self.failed_throw_penalty, 0, 100 * self.decks)
         if self.no_declaration == "kitty-card" and self.kitty_size:
@@ -311,14 +335,16 @@ class Ruleset:
                 continue
             v = getattr(self, f.name)
             if f.name in ("level_sequence", "must_play"):
-                v = [RANKS[r] for r in v]
+                v = [LEVELS[r] for r in v]
             out[f.name] = v
         return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Ruleset:
-        """Inverse of ``to_dict``; unknown keys are an error."""
-        return Ruleset(**_convert(data))
+        """Inverse of ``to_dict``; unknown keys are an error. A key missing from ``data``
+        takes its default, except the options in ``STORED_BEFORE``, which take the value
+        that reproduces rulesets stored before the option existed (records, rooms)."""
+        return Ruleset(**(STORED_BEFORE | _convert(data)))
 
     def replace(self, options: dict[str, Any]) -> Ruleset:
         """A copy with some options changed; unknown keys are an error."""
@@ -340,8 +366,17 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "dealer_rotation": ("partner", "same"),
     "partnership": ("fixed", "find-friend", "bidding"),
     "level_shares": ("equal", "fixed", "elastic"),
+    "friend_rule": ("nearest-holder", "nth-played"),
+    "level_transfer": ("off", "opponents", "partners"),
+    "takeover_dealer": ("next", "attackers-declare"),
     "ruff_compare": ("biggest-structure",),
 }
+
+
+STORED_BEFORE: dict[str, Any] = {"friend_rule": "nth-played"}
+"""Options added after rulesets were first stored, with the value a stored ruleset that
+lacks them was played under (``from_dict`` only: presets and ``Ruleset()`` use the
+defaults). Find-a-friend records from before the nearest-holder rule replay as played."""
 
 
 def _convert(data: dict[str, Any], base: Ruleset | None = None) -> dict[str, Any]:
@@ -355,12 +390,14 @@ def _convert(data: dict[str, Any], base: Ruleset | None = None) -> dict[str, Any
                 str(key)[:40],
             )
         if key in ("level_sequence", "must_play"):
-            if not isinstance(value, list | tuple) or len(value) > 13:
-                raise RulesetError(f"{key} must be a list of at most 13 ranks", key)
+            if not isinstance(value, list | tuple) or len(value) > len(LEVELS):
+                raise RulesetError(
+                    f"{key} must be a list of at most {len(LEVELS)} levels (2..A, JK)", key
+                )
             if any(isinstance(v, bool) or not isinstance(v, int | str) for v in value):
                 raise RulesetError(f"{key} must list ranks such as \"2\" or \"A\"", key)
             try:
-                value = tuple(parse_rank(v) if isinstance(v, str) else v for v in value)
+                value = tuple(parse_level(v) if isinstance(v, str) else v for v in value)
             except NotationError as e:
                 raise RulesetError(f"{key}: {e.message}", key) from e
         elif key in _BOOL_FIELDS:
@@ -475,11 +512,14 @@ PRESETS: dict[str, Ruleset] = {
         declaration="grab",
         throw_forced="structure-first",
         partnership="find-friend",
-        must_play=(parse_rank("J"), parse_rank("A")),
+        level_sequence=(*_FULL_SEQUENCE, JOKER_LEVEL),
+        must_play=(parse_rank("J"), parse_rank("A"), JOKER_LEVEL),
         level_shares="fixed",
         jack_kitty_penalty=True,
         ace_kitty_penalty=True,
         dealer_rotation="same",
+        level_transfer="opponents",
+        takeover_dealer="attackers-declare",
     ),
 }
 """The named presets (RULES.md); see ``docs/rules.md`` for where each value comes from."""

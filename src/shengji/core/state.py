@@ -45,7 +45,7 @@ from shengji.core.bidding import (
     make_declaration,
     tier,
 )
-from shengji.core.cards import BJ, LJ, deck, points_of
+from shengji.core.cards import BJ, JOKER_LEVEL, LJ, card_str, deck, points_of
 from shengji.core.declaring import (
     NOT_A_DECLARATION,
     fallback_trump,
@@ -69,6 +69,7 @@ from shengji.core.events import (
     KittyRevealed,
     KittyShown,
     KittyTaken,
+    NotFriend,
     Passed,
     Played,
     ThrowFailed,
@@ -77,7 +78,7 @@ from shengji.core.events import (
     WindowTurn,
 )
 from shengji.core.follow import Lead, analyse_lead, follow_refusal
-from shengji.core.friend import FriendCall, friend_after_play
+from shengji.core.friend import FriendCall, friend_after_play, nearest_holder
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset
 from shengji.core.scoring import LevelChange, kitty_multiplier, level_change
@@ -188,6 +189,7 @@ FIELDS: tuple[str, ...] = (
     "first_deal",
     "friend",
     "friend_call",
+    "friend_seat",
     "friend_seen",
     "hand_sizes",
     "hands",
@@ -202,6 +204,7 @@ FIELDS: tuple[str, ...] = (
     "phase",
     "rebury_decl",
     "result",
+    "rights",
     "ruleset",
     "seat_levels",
     "seed",
@@ -267,13 +270,20 @@ class DealState:
     shown: tuple[int, ...]
     """竞标: the kitty cards turned up for everyone after the deal."""
     kitty_kept: tuple[int, ...]
+    """Kitty cards a 反底 swap left in place, unseen by the kitty's holder."""
+    rights: tuple[int, ...]
+    """亮牌权: on a deal after a takeover under ``takeover_dealer="attackers-declare"``, the
+    seats that may declare, each with its own level; the declarer deals (nobody: the first
+    of them). Empty: every seat declares with the deal's level."""
     friend_call: FriendCall | None
     """找朋友: the dealer's call, once made."""
     friend: int | None
     """找朋友: the friend once revealed (it is then in ``defenders``)."""
+    friend_seat: int | None
+    """找朋友, nearest-holder rule: the friend the call made (hidden until it plays the card;
+    None: the dealer is alone, or the ``nth-played`` rule, where only a play decides)."""
     friend_seen: int
-    """找朋友: copies of the called card other seats have played so far."""
-    """Kitty cards a 反底 swap left in place, unseen by the kitty's holder."""
+    """找朋友, ``nth-played`` rule: copies of the called card other seats have played."""
 
     def __init__(self) -> None:
         """Empty shell; use ``DealState.new``. Fields are set by ``new`` and ``_copy``."""
@@ -287,12 +297,16 @@ class DealState:
         dealer: int | None = None,
         deal_no: int = 0,
         levels: Sequence[int] | None = None,
+        rights: Sequence[int] = (),
     ) -> DealState:
         """A shuffled deal. ``dealer=None``: a first deal, the declarer becomes dealer.
 
         ``levels``: each seat's own level (default: ``level`` for all). 竞标 (bidding): any
         ``dealer`` is ignored, seat ``deal_no % players`` opens the auction and is dealt to
-        first, and ``level`` becomes the winner's level when the auction ends.
+        first, and ``level`` becomes the winner's level when the auction ends. ``rights``
+        (亮牌权): only these seats may declare, each with its own level from ``levels``;
+        the declarer deals (nobody: ``rights[0]``), ``dealer`` is ignored and the cards are
+        dealt from ``rights[0]``.
         """
         cards = deck(ruleset.decks)
         random.Random(seed).shuffle(cards)
@@ -302,8 +316,13 @@ class DealState:
         s.level = level
         s.deal_no = deal_no
         s.dealer = dealer
-        s.first_deal = dealer is None
-        s.start = 0 if dealer is None else dealer
+        s.rights = tuple(rights)
+        if s.rights:
+            dealer = s.dealer = None
+            if levels is not None:
+                s.level = levels[s.rights[0]]
+        s.first_deal = dealer is None and not s.rights
+        s.start = s.rights[0] if s.rights else 0 if dealer is None else dealer
         bidding = ruleset.partnership == "bidding"
         if bidding:  # the auction decides the dealer
             s.dealer = None
@@ -315,6 +334,7 @@ class DealState:
         s.kitty_kept = ()
         s.friend_call = None
         s.friend = None
+        s.friend_seat = None
         s.friend_seen = 0
         s.deck = tuple(cards)
         s.n_dealt = 0
@@ -347,18 +367,20 @@ class DealState:
 
     def started_event(self) -> DealStarted:
         """The public event that opens this deal."""
-        return DealStarted(None, self.dealer, self.level, self.deal_no)
+        return DealStarted(None, self.dealer, self.level, self.deal_no, self.rights)
 
     def _copy(self) -> DealState:
         s = DealState()
         s.attacker_points = self.attacker_points
         s.auction = self.auction
         s.seat_levels = self.seat_levels
+        s.rights = self.rights
         s.target = self.target
         s.shown = self.shown
         s.kitty_kept = self.kitty_kept
         s.friend_call = self.friend_call
         s.friend = self.friend
+        s.friend_seat = self.friend_seat
         s.friend_seen = self.friend_seen
         s.ctx = self.ctx
         s.deal_no = self.deal_no
@@ -580,8 +602,14 @@ class DealState:
             self._check_seat(seat)
         else:
             raise IllegalAction(Reason.WRONG_PHASE, f"cannot declare during {ph.value}")
+        if self.rights and seat not in self.rights and ph is not Phase.REBURY:
+            raise IllegalAction(
+                Reason.BAD_DECLARATION,
+                "only the attackers of the last deal may declare now (亮牌权: "
+                + ", ".join(f"seat {r}" for r in self.rights) + ")",
+            )
         self._check_holds(seat, action.cards)
-        d = make_declaration(seat, action.cards, self.level, self.ruleset)
+        d = make_declaration(seat, action.cards, self.declare_level(seat), self.ruleset)
         if d is None:
             raise IllegalAction(Reason.BAD_DECLARATION, NOT_A_DECLARATION)
         if ph is Phase.REBURY:
@@ -596,6 +624,8 @@ class DealState:
         s.declared = (*self.declared, d)
         standing = self.declaration
         s.declaration = standing_after(standing, d, self.ruleset)
+        if self.rights and s.declaration is d:  # 亮牌权: played at the declarer's level
+            s.level = self.seat_levels[seat]
         overturn = standing is not None and s.declaration is d and standing.seat != seat
         if self.declarer_first is None:
             s.declarer_first = seat
@@ -664,8 +694,12 @@ class DealState:
         else:
             trump, turned = fallback_trump(rs, self.kitty)
         if self.dealer is None:
-            first = first_deal_dealer(self.declared, d, rs)
-            self.dealer = self.start if first is None else first
+            if self.rights:  # 亮牌权: the declarer (nobody: the first right holder) deals
+                self.dealer = d.seat if d is not None else self.start
+                self.level = self.seat_levels[self.dealer]
+            else:
+                first = first_deal_dealer(self.declared, d, rs)
+                self.dealer = self.start if first is None else first
         dealer = self.dealer
         if rs.declaration == "hidden":
             self.stake = self.stake * 2 ** _hidden_overturns(self.declared, rs)
@@ -821,12 +855,21 @@ class DealState:
         self._check_seat(action.seat)
         if not 0 <= action.card < 54:
             raise IllegalAction(Reason.BAD_CALL, f"no card kind {action.card}")
+        nearest = self.ruleset.friend_rule == "nearest-holder"
+        if nearest and action.nth != 1:
+            raise IllegalAction(
+                Reason.BAD_CALL,
+                "call a card, not a copy: its holder nearest the dealer is the friend "
+                f"(call {action.seat} 1 {card_str(action.card)})",
+            )
         if not 1 <= action.nth <= self.ruleset.decks:
             raise IllegalAction(
                 Reason.BAD_CALL, f"call copy 1..{self.ruleset.decks} of a card, not {action.nth}"
             )
+        assert self.dealer is not None
         s = self._target(inplace)
         s.friend_call = FriendCall(action.card, action.nth)
+        s.friend_seat = nearest_holder(action.card, self.dealer, self.hands) if nearest else None
         s.friend_seen = 0
         s._start_play()
         return s, [FriendCalled(None, action.seat, action.card, action.nth)]
@@ -894,10 +937,20 @@ class DealState:
         events.append(Played(None, seat, tuple(cards)))
         call = self.friend_call
         if call is not None and self.friend is None and self.dealer is not None:
-            s.friend_seen, hit = friend_after_play(call, self.dealer, self.friend_seen, seat, cards)
-            if hit:
-                s._reveal_friend(seat)
-                events.append(FriendRevealed(None, seat, call.card))
+            if rs.friend_rule == "nearest-holder":
+                if seat != self.dealer and call.card in cards:
+                    if seat == self.friend_seat:
+                        s._reveal_friend(seat)
+                        events.append(FriendRevealed(None, seat, call.card))
+                    else:
+                        events.append(NotFriend(None, seat, call.card))
+            else:
+                s.friend_seen, hit = friend_after_play(
+                    call, self.dealer, self.friend_seen, seat, cards
+                )
+                if hit:
+                    s._reveal_friend(seat)
+                    events.append(FriendRevealed(None, seat, call.card))
         if len(s.trick) == self.players:
             events.extend(s._finish_trick())
         return s, events
@@ -984,10 +1037,18 @@ class DealState:
 
     # ------------------------------------------------------------------ declarations
 
+    def declare_level(self, seat: int) -> int:
+        """The level ``seat`` declares with: its own on a 亮牌权 deal, else the deal's."""
+        return self.seat_levels[seat] if self.rights and self.dealer is None else self.level
+
     def _may_declare(self, seat: int) -> bool:
         """Cheap pre-check: does the seat hold a level card or two identical jokers?"""
-        h, lv = self.hands[seat], self.level
-        return bool(h[lv] or h[13 + lv] or h[26 + lv] or h[39 + lv] or h[LJ] > 1 or h[BJ] > 1)
+        h, lv = self.hands[seat], self.declare_level(seat)
+        if self.rights and seat not in self.rights:
+            return False
+        if h[LJ] > 1 or h[BJ] > 1:
+            return True
+        return lv < JOKER_LEVEL and bool(h[lv] or h[13 + lv] or h[26 + lv] or h[39 + lv])
 
     def declarations_for(self, seat: int) -> list[Declaration]:
         """Declarations ``seat`` may make now (during the deal, the window or 反底)."""
@@ -997,9 +1058,13 @@ class DealState:
         if ph is Phase.DEALING and not self._may_declare(seat):
             return []
         if ph is Phase.DEALING or (ph is Phase.DECLARING and seat == self.turn):
+            if self.rights and seat not in self.rights:
+                return []
             hidden = self.ruleset.declaration == "hidden"
             against = self.own_declaration(seat) if hidden else self.declaration
-            return legal_declarations(seat, self.hands[seat], self.level, against, self.ruleset)
+            return legal_declarations(
+                seat, self.hands[seat], self.declare_level(seat), against, self.ruleset
+            )
         if ph is Phase.REBURY and seat == self.turn:
             return legal_reburies(
                 seat, self.hands[seat], self.level, self.rebury_decl, self.ruleset

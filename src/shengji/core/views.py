@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from shengji.core.auction import Auction
 from shengji.core.bidding import Declaration
-from shengji.core.friend import FriendCall
+from shengji.core.friend import FriendCall, candidates, play_order
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import DealResult, DealState, Phase, TrickRecord, display_order
@@ -68,11 +68,43 @@ class DealView(NamedTuple):
     """找朋友: the dealer's call (public once made)."""
     friend: int | None = None
     """找朋友: the friend once revealed (a hidden friend is never shown, not even to itself:
-    it sees its own cards and can tell)."""
+    it sees its own cards and can tell; see ``friend_candidates``)."""
     dealer_to_be: int | None = None
     """A first deal before trump is fixed: the seat that deals if the declarations end now
     (the first declarer, "先亮者为庄家", or the overturner where the ruleset says so); None
     otherwise and under hidden declarations."""
+    rights: tuple[int, ...] = ()
+    """亮牌权: the seats that contest this deal by declaring, each at its own level (empty:
+    everyone, at ``level``); while they do, ``level`` is the standing declarer's level."""
+
+    @property
+    def declare_level(self) -> int:
+        """The level this viewer declares with: its own while a 亮牌权 deal is contested,
+        else the deal's."""
+        if self.rights and self.dealer is None and self.seat is not None and self.seat_levels:
+            return self.seat_levels[self.seat]
+        return self.level
+
+    @property
+    def friend_candidates(self) -> tuple[int, ...]:
+        """找朋友: the seats that may still be the friend as this viewer can tell, nearest
+        the dealer first (``core/friend.py`` ``candidates``): ``(friend,)`` once revealed,
+        ``()`` when the dealer is known to be alone. ``(seat,)`` tells the viewer it is the
+        friend. Under ``nth-played`` any other seat may be, until the reveal."""
+        call, dealer = self.friend_call, self.dealer
+        if call is None or dealer is None:
+            return ()
+        if self.friend is not None:
+            return (self.friend,)
+        rs = self.ruleset
+        if rs.friend_rule != "nearest-holder":
+            return tuple(play_order(dealer, rs.players))
+        plays = [p for t in self.tricks for p in t.plays]
+        plays.extend(self.trick)
+        held = self.hand_counts[call.card] if self.hand_counts else 0
+        return candidates(
+            call, dealer, rs.players, rs.decks, plays, None, self.seat, held, self.kitty or ()
+        )
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -142,6 +174,7 @@ def _view(state: DealState, seat: int | None) -> DealView:
         state.friend_call,
         state.friend,
         state.dealer_to_be,
+        state.rights,
     )
 
 

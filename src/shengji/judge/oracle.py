@@ -14,18 +14,21 @@ from typing import Any, TextIO
 
 from shengji.core.auction import target_level_change
 from shengji.core.cards import (
+    card_str,
     cards_str,
     check_possible,
     contains,
     counts_of,
+    parse_card,
     parse_cards,
-    parse_rank,
+    parse_level,
     parse_trump,
     trump_str,
 )
 from shengji.core.declaring import settle
 from shengji.core.errors import ShengjiError
 from shengji.core.follow import follow_error
+from shengji.core.friend import FriendCall, friend_after_play, nearest_holder
 from shengji.core.friend_levels import side_shares
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset, preset
@@ -50,6 +53,7 @@ FIELDS: dict[str, set[str]] = {
     "levels": {"points", "alone", "last", "target"},
     "stakes": stakes_op.FIELDS,
     "declare": {"declarations", "dealer", "kitty"},
+    "friend": {"dealer", "call", "copy", "hands", "kitty", "plays"},
 }
 
 
@@ -65,7 +69,7 @@ class _Request:
         if not isinstance(options, dict):
             raise JudgeError("options must be an object")
         self.ruleset: Ruleset = preset(name, options)
-        self.level = parse_rank(self._str("level", "2"))
+        self.level = parse_level(self._str("level", "2"))
         self.trump = parse_trump(self._str("trump", "NT"))
 
     def _str(self, key: str, default: str) -> str:
@@ -278,6 +282,101 @@ def _declare(r: _Request) -> dict[str, Any]:
     }
 
 
+def _int_field(r: _Request, key: str, lo: int, hi: int, what: str, default: int | None = None
+               ) -> int:
+    v = r.req.get(key, default)
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise JudgeError(f"{key} must be {what}: an integer {lo}..{hi}")
+    return v
+
+
+def _friend(r: _Request) -> dict[str, Any]:
+    """找朋友 (RULES.md §8, docs/rules.md Decisions 88–92): the friend a call makes from the
+    hands at the call, and which of the plays reveals it (or shows a seat is not it)."""
+    rs = r.ruleset
+    if rs.partnership != "find-friend":
+        raise JudgeError(
+            f"preset {rs.name!r} has fixed partners or bidding: friend needs a find-a-friend "
+            "preset (find-friend, five-player) or options {\"partnership\": \"find-friend\"}"
+        )
+    n = rs.players
+    dealer = _int_field(r, "dealer", 0, n - 1, "the dealer's seat")
+    call = r.req.get("call")
+    if not isinstance(call, str):
+        raise JudgeError("call must be one card, e.g. \"SA\"")
+    card = parse_card(call)
+    nth = _int_field(r, "copy", 1, rs.decks, f"which copy counts ({rs.decks} deck(s))", 1)
+    nearest = rs.friend_rule == "nearest-holder"
+    if nearest and nth != 1:
+        raise JudgeError(
+            f"{rs.name} calls a card, not a copy (friend_rule nearest-holder: the holder "
+            "nearest the dealer is the friend); copy must be 1"
+        )
+    hands = r.card_list("hands")
+    if len(hands) != n:
+        raise JudgeError(f"hands must list {n} hands, one per seat ({len(hands)} given)")
+    for seat, h in enumerate(hands):
+        if len(h) != rs.hand_size:
+            raise JudgeError(
+                f"hand {seat} has {len(h)} cards; at the call every hand holds {rs.hand_size}"
+            )
+    kitty = r.cards("kitty") if "kitty" in r.req else []
+    if "kitty" in r.req and len(kitty) != rs.kitty_size:
+        raise JudgeError(f"kitty has {len(kitty)} cards; {rs.name} buries {rs.kitty_size}")
+    r.possible([c for h in hands for c in h] + kitty, "hands and kitty")
+    counts = [counts_of(h) for h in hands]
+    friend = nearest_holder(card, dealer, counts) if nearest else None
+    held_by_others = sum(counts[p][card] for p in range(n) if p != dealer)
+    alone = friend is None if nearest else held_by_others < nth
+    revealed, not_friend = None, []
+    seen = 0
+    for i, (seat, cards) in enumerate(_plays(r, n)):
+        if not contains(counts[seat], cards):
+            raise JudgeError(f"play {i}: seat {seat} does not hold {cards_str(cards)}")
+        for c in cards:
+            counts[seat][c] -= 1
+        if revealed is not None or seat == dealer or card not in cards:
+            continue
+        if nearest:
+            if seat == friend:
+                revealed = i
+            else:
+                not_friend.append(i)
+        else:
+            seen, hit = friend_after_play(FriendCall(card, nth), dealer, seen, seat, cards)
+            if hit:
+                revealed, friend = i, seat
+    return {
+        "call": card_str(card),
+        "copy": nth,
+        "friend": friend,
+        "alone": alone,
+        "revealed_at": revealed,
+        "not_friend": not_friend,
+    }
+
+
+def _plays(r: _Request, players: int) -> list[tuple[int, list[int]]]:
+    """The optional ``plays``: ``[[seat, "cards"], ...]`` in the order they were made."""
+    raw = r.req.get("plays", [])
+    if not isinstance(raw, list):
+        raise JudgeError("plays must be a list of [seat, \"cards\"] pairs")
+    out: list[tuple[int, list[int]]] = []
+    for i, p in enumerate(raw):
+        if (
+            not isinstance(p, list) or len(p) != 2 or not isinstance(p[0], int)
+            or isinstance(p[0], bool) or not isinstance(p[1], str)
+        ):
+            raise JudgeError(f"play {i} must be a [seat, \"cards\"] pair")
+        if not 0 <= p[0] < players:
+            raise JudgeError(f"play {i}: no seat {p[0]} at {players} seats")
+        cards = parse_cards(p[1])
+        if not cards:
+            raise JudgeError(f"play {i} has no cards")
+        out.append((p[0], cards))
+    return out
+
+
 OPS: dict[str, Callable[[_Request], dict[str, Any]]] = {
     "classify": _classify,
     "follow": _follow,
@@ -287,6 +386,7 @@ OPS: dict[str, Callable[[_Request], dict[str, Any]]] = {
     "levels": _levels,
     "stakes": _stakes,
     "declare": _declare,
+    "friend": _friend,
 }
 
 

@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from shengji.bots.registry import bot_names
 from shengji.core.ruleset import PRESETS
-from shengji.server import wire
+from shengji.server import metrics, wire
 from shengji.server.bodylimit import BodyLimit
 from shengji.server.bots_runner import BotRunner
 from shengji.server.datadir_lock import DataDirLock
@@ -34,6 +34,7 @@ from shengji.server.lan import is_loopback, share_base
 from shengji.server.lobby import Lobby, LobbyError, LobbyFull, preset_catalog
 from shengji.server.names import BadName, clean_name
 from shengji.server.quotas import OverQuota, Quotas, address_key
+from shengji.server.ready import ready_response
 from shengji.server.rooms import Conn, Room
 from shengji.server.settings import Settings
 from shengji.server.storage import Player, Store
@@ -104,7 +105,7 @@ class App(FastAPI):
     def build_middleware_stack(self) -> ASGIApp:
         """FastAPI's stack inside the body cap, inside the headers (outermost)."""
         inner = BodyLimit(super().build_middleware_stack(), self.body_limit)
-        return SecurityHeaders(inner, WEB_STATIC, ("/api/", "/healthz"))
+        return SecurityHeaders(inner, WEB_STATIC, ("/api/", "/healthz", "/readyz", "/metrics"))
 
 
 def _too_many(e: OverQuota) -> HTTPException:
@@ -126,6 +127,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             bots = BotRunner(settings.bot_mode, settings.bot_workers, settings.bot_budget_s)
             lobby = Lobby(settings, store, bots)
             app.state.store, app.state.lobby, app.state.bots = store, lobby, bots
+            metrics.watch_lobby(lobby)
             app.state.auth_gate = asyncio.Semaphore(4)  # sign-ins never exhaust the DB pool
             janitor = Janitor(lobby, settings)
             try:
@@ -138,6 +140,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
                 await janitor.stop()
                 await lobby.close()
                 bots.close()
+                metrics.forget_lobby(lobby)
         finally:
             await store.close()
             if own_lock is not None:
@@ -173,6 +176,14 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
     @app.get("/healthz")
     async def healthz() -> Response:
         return health_response(store().health, len(lobby().rooms))  # 503 while writes fail
+
+    @app.get("/readyz")
+    async def readyz() -> Response:
+        return await ready_response(store(), settings.redis_url)  # database, Redis: 503 if not
+
+    @app.get("/metrics")
+    async def metrics_page() -> Response:
+        return Response(metrics.render(), media_type=metrics.CONTENT_TYPE)
 
     @app.get("/api/meta")
     async def meta(request: Request) -> dict[str, Any]:
@@ -301,7 +312,8 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
 
     @app.websocket("/ws/{code}")
     async def ws_room(ws: WebSocket, code: str) -> None:
-        await _serve_socket(ws, code, lobby(), store(), settings, app.state.auth_gate)
+        with metrics.connection():
+            await _serve_socket(ws, code, lobby(), store(), settings, app.state.auth_gate)
 
     if WEB_STATIC.is_dir():  # last: the routes above win
         app.mount("/", StaticFiles(directory=WEB_STATIC, html=True), name="web")

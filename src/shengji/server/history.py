@@ -34,7 +34,7 @@ import msgspec
 from fastapi import FastAPI, Header, HTTPException
 
 from shengji.core.actions import MatchAction, Redeal
-from shengji.core.cards import RANKS, card_str, cards_str, trump_str
+from shengji.core.cards import LEVELS, card_str, cards_str, trump_str
 from shengji.core.declaring import kind_of
 from shengji.core.display import fixed_teams, table_facts, trump_kinds
 from shengji.core.events import (
@@ -139,7 +139,7 @@ def replay_positions(
                 "deal_no": d.deal_no,
                 "redeals": redeals,
                 "dealer": d.dealer,
-                "level": RANKS[d.level],
+                "level": LEVELS[d.level],
                 "seat_levels": level_names(m, m.levels),
                 "trump": None,
                 "trumps": "",
@@ -226,7 +226,7 @@ def _on_events(
             ctx = deal.ctx
             out["trumps"] = "" if ctx is None else cards_str(trump_kinds(ctx))
         elif isinstance(e, AuctionWon):
-            out["dealer"], out["target"], out["level"] = e.dealer, e.target, RANKS[e.level]
+            out["dealer"], out["target"], out["level"] = e.dealer, e.target, LEVELS[e.level]
         elif isinstance(e, KittyTaken):
             out["burials"].append({"seat": e.seat, "picked": cards_str(e.cards), "buried": None})
         elif isinstance(e, KittyBuried):

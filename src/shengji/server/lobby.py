@@ -10,7 +10,7 @@ import logging
 import secrets
 from typing import Any
 
-from shengji.core.cards import RANKS
+from shengji.core.cards import LEVELS
 from shengji.core.errors import RulesetError
 from shengji.core.ruleset import PRESET_INFO, PRESETS, RESERVED_PRESETS, Ruleset, preset
 from shengji.server.bots_runner import BotRunner
@@ -69,7 +69,7 @@ def preset_catalog() -> list[dict[str, Any]]:
                 "players": rs.players,
                 "decks": rs.decks,
                 "kitty_size": rs.kitty_size,
-                "level_sequence": [RANKS[r] for r in rs.level_sequence],
+                "level_sequence": [LEVELS[r] for r in rs.level_sequence],
                 "partnership": rs.partnership,
                 "ruleset": rs.to_dict(),
                 "playable": why is None,

@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 import random
+import time
 from collections import deque
 from collections.abc import Callable, Coroutine
 from dataclasses import asdict, dataclass
@@ -36,7 +37,7 @@ from shengji.core.actions import (
     parse_action,
     parse_match_action,
 )
-from shengji.core.cards import RANKS
+from shengji.core.cards import LEVELS
 from shengji.core.display import fixed_teams
 from shengji.core.dry_run import dry_run
 from shengji.core.errors import NotationError, ShengjiError
@@ -45,7 +46,7 @@ from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, record_result
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import Phase
-from shengji.server import wire
+from shengji.server import metrics, wire
 from shengji.server.bots_runner import BotRunner, fallback
 from shengji.server.owners import NOT_OWNER, may_manage, refusal
 from shengji.server.presence import PresenceBoard
@@ -1178,13 +1179,13 @@ class Room:
         m = self.match
         if m is None:
             return []
-        return [RANKS[self.ruleset.level_sequence[i]] for i in m.team_levels]
+        return [LEVELS[self.ruleset.level_sequence[i]] for i in m.team_levels]
 
     def _seat_levels(self) -> list[str]:
         m = self.match
         if m is None:
             return []
-        return [RANKS[self.ruleset.level_sequence[i]] for i in m.levels]
+        return [LEVELS[self.ruleset.level_sequence[i]] for i in m.levels]
 
     def _update_msg(self, seq: int) -> wire.Update:
         m = self.match
@@ -1202,6 +1203,7 @@ class Room:
 
     async def _apply(self, action: MatchAction, conn: Conn | None) -> tuple[bool, list[Event]]:
         """Check, log (before anyone hears of it), then broadcast one game action."""
+        started = time.perf_counter()
         m = self.match
         assert m is not None
         try:
@@ -1241,6 +1243,7 @@ class Room:
                     ev["summary"] = summary
         audience = None if public else (events[0].audience if events else None)
         self._publish(Entry(seq, self._update_msg(seq), rendered, audience, new))
+        metrics.action_applied(time.perf_counter() - started)
         if any(isinstance(e, DealEnded) for e in events):
             self.pause_until = self._now() + self.settings.deal_end_pause_s
             if new.history:

@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     """SQLAlchemy async URL; default ``sqlite+aiosqlite:///<data_dir>/shengji.db``.
     PostgreSQL: ``postgresql+asyncpg://user:pw@host/db`` (install the ``postgres`` extra)."""
 
+    redis_url: str | None = None
+    """Redis (``redis://host:6379/0``); today only ``/readyz`` checks it: instances share
+    nothing through it until rooms are routed between processes (issue 16)."""
+
     deal_pacing_s: float = Field(default=0.15, ge=0)
     """Seconds between two dealt cards (0: as fast as the log is written)."""
     bot_delay_s: float = Field(default=0.6, ge=0)
@@ -65,6 +69,8 @@ class Settings(BaseSettings):
     """The longest wait between two retries of a failed write."""
     log_level: Literal["critical", "error", "warning", "info", "debug", "trace"] = "info"
     """``debug`` also shows the traceback of a start-up error."""
+    log_format: Literal["text", "json"] = "text"
+    """``json``: one JSON object per line on stdout for every record (server/jsonlog.py)."""
 
     # Limits against hostile guests (docs/protocol.md, "Limits"; server/quotas.py).
     max_body_bytes: int = Field(default=65536, ge=1024)
@@ -103,6 +109,14 @@ class Settings(BaseSettings):
         except ValueError as e:
             raise ValueError(f"{value!r} is not a rate like '10/minute;100/hour'") from e
         return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis(cls, value: str | None) -> str | None:
+        """A Redis URL (``redis://``, ``rediss://`` or ``unix://``), or none."""
+        if value and not value.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError("a Redis URL starts with redis://, rediss:// or unix://")
+        return value or None
 
     def resolved_database_url(self) -> str:
         """The database URL to use."""

@@ -6,11 +6,13 @@ before it is broadcast), ``games`` (finished matches as GameRecord JSON) and
 ``game_players``; for stakes (docs/rules.md 75–89) ``player_stakes`` (rating and balances),
 ``room_stakes`` (what a room plays for), ``deal_settlements`` (one row per settled deal: the
 key that keeps settling idempotent) and ``stake_ledger`` (one row per player per deal).
-Writes go through one writer task that commits whatever is queued in one transaction (group
-commit), so a busy server pays one commit for many tables; a deal's stakes are settled in a
-transaction of their own (``settle_deal``). Every write reports to ``Store.health``
-(server/write_faults.py): while writes fail, ``/healthz`` says so and a ``heartbeat`` row is
-rewritten with backoff until the database takes writes again.
+The tables are made and changed by migrations (server/schema.py, server/migrations): a
+model changed here needs a new revision there. Writes go through one writer task that
+commits whatever is queued in one transaction (group commit), so a busy server pays one
+commit for many tables; a deal's stakes are settled in a transaction of their own
+(``settle_deal``). Every write reports to ``Store.health`` (server/write_faults.py): while
+writes fail, ``/healthz`` says so and a ``heartbeat`` row is rewritten with backoff until
+the database takes writes again.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from shengji.core.stakes import Settlement, StakeRules, settle
 from shengji.core.state import DealResult
+from shengji.server import schema
 from shengji.server.write_faults import WriteHealth, is_storage_fault
 
 
@@ -264,7 +267,7 @@ def _reports_health(
 
 
 class Store:
-    """The repository. ``start()`` creates the schema and the writer task."""
+    """The repository. ``start()`` checks (or creates) the schema and starts the writer."""
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -283,9 +286,9 @@ class Store:
         """Whether writes succeed now (``/healthz``); every write reports to it."""
 
     async def start(self) -> None:
-        """Create missing tables and start the group-commit writer."""
-        async with self.engine.begin() as conn:
-            await conn.run_sync(Base.metadata.create_all)
+        """Check the schema (an empty database gets the current one; an older one raises
+        ``SchemaOutdated``: server/schema.py) and start the group-commit writer."""
+        await schema.prepare(self.engine)
         self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
 
     async def close(self) -> None:

@@ -22,7 +22,7 @@ import msgspec
 
 from shengji.core.actions import Action
 from shengji.core.bidding import Declaration
-from shengji.core.cards import RANKS, card_str, cards_str, points, trump_str
+from shengji.core.cards import LEVELS, card_str, cards_str, points, trump_str
 from shengji.core.display import SUIT_NAMES, TableFacts
 from shengji.core.events import Event
 from shengji.core.state import DealResult
@@ -293,6 +293,17 @@ class GameView(msgspec.Struct, kw_only=True):
     "unseen": 10}``: the cards of it played so far this deal, in display order, and how many
     of it this seat has not seen (neither played nor in its hand, nor in a kitty it buried)."""
 
+    rights: list[int] = msgspec.field(default_factory=list)
+    """v2, 亮牌权: the seats contesting this deal by declaring, each at its own level (empty:
+    everyone, at ``level``; five players after a takeover)."""
+    declare_level: str | None = None
+    """v2: the level this seat declares with (its own while a 亮牌权 deal is contested);
+    null for a spectator."""
+    friend_candidates: list[int] | None = None
+    """v2, 找朋友: the seats that may still be the friend as this seat can tell, nearest the
+    dealer first (``[friend]`` once revealed, ``[]``: the dealer is known to be alone, the
+    viewer's own seat alone: it knows it is the friend); null before the call."""
+
 
 class DealSummary(msgspec.Struct, kw_only=True):
     """v2, issue 13: the deal-end summary, as the ``summary`` of the ``deal_ended`` event
@@ -510,7 +521,7 @@ def _value(name: str, v: Any) -> Any:
     if name == "trump":
         return None if v is None else trump_str(v)
     if name == "level":
-        return RANKS[v]
+        return LEVELS[v]
     return v
 
 
@@ -578,7 +589,7 @@ def render_view(
     out = GameView(
         seat=view.seat,
         phase=view.phase.value,
-        level=RANKS[view.level],
+        level=LEVELS[view.level],
         deal_no=view.deal_no,
         dealer=view.dealer,
         defenders=list(view.defenders),
@@ -619,6 +630,9 @@ def render_view(
         else {"card": card_str(view.friend_call.card), "nth": view.friend_call.nth},
         friend=view.friend,
         dealer_to_be=view.dealer_to_be,
+        friend_candidates=None if view.friend_call is None else list(view.friend_candidates),
+        rights=list(view.rights),
+        declare_level=None if view.seat is None else LEVELS[view.declare_level],
     )
     if facts is not None:
         out.trumps = cards_str(facts.trumps)

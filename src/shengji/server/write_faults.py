@@ -36,6 +36,8 @@ from typing import Any, TypeVar
 
 from sqlalchemy import exc as sa_exc
 
+from shengji.server import metrics
+
 log = logging.getLogger("shengji.server.storage")
 
 T = TypeVar("T")
@@ -113,6 +115,7 @@ class WriteHealth:
 
     def failed(self, exc: BaseException) -> None:
         """A write failed with a storage fault (call only for those)."""
+        metrics.database_error()
         self.failures += 1
         self.reason = fault_reason(exc)
         if self.failing_since is not None:

@@ -380,6 +380,7 @@ function onUpdate(msg) {
   const wasMyTurn = myTurn();
   for (const e of msg.events) {
     if (e.type === "friend_revealed") lastNotice = { key: "notice.friend_revealed", seat: e.seat };
+    else if (e.type === "not_friend") lastNotice = { key: "notice.not_friend", seat: e.seat, card: e.card };
     else if (e.type === "throw_failed") {
       lastNotice = { key: "notice.throw_failed", seat: e.seat, attempted: e.attempted,
         forced: e.forced };

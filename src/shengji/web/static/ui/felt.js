@@ -5,7 +5,7 @@ import { t } from "../i18n.js";
 import { Card, CardBack, splitCards } from "../cards.js";
 import { state } from "../store.js";
 import { html } from "./html.js";
-import { seatName } from "./labels.js";
+import { callsCopy, levelLabel, seatName, seatShort } from "./labels.js";
 import { SeatPlate } from "./seats.js";
 import { TrickArea } from "./trick.js";
 import { WaitingRoom } from "./waiting.js";
@@ -45,6 +45,12 @@ function phasePrompt() {
   const waiting = () => t("prompt.waiting_for", { name: seatName(g.to_act) });
   switch (g.phase) {
     case "dealing":
+      if (g.rights && g.rights.length && g.dealer == null) {
+        // 亮牌权: only last deal's attackers declare, each with its own level
+        return t(g.rights.includes(me) ? "prompt.dealing_rights" : "prompt.dealing_others", {
+          n: g.cards_dealt, lv: levelLabel(g.declare_level || g.level),
+          names: g.rights.map(seatShort).join(" ") });
+      }
       return t("prompt.dealing", { n: g.cards_dealt });
     case "declaring":
       return turn ? t("prompt.declare_window") : waiting();
@@ -58,7 +64,8 @@ function phasePrompt() {
     case "naming":
       return turn ? t("prompt.name_trump") : t("prompt.naming", { name: seatName(g.to_act) });
     case "calling":
-      return turn ? t("prompt.call_friend") : t("prompt.calling", { name: seatName(g.to_act) });
+      if (!turn) return t("prompt.calling", { name: seatName(g.to_act) });
+      return t(callsCopy() ? "prompt.call_friend_copy" : "prompt.call_friend");
     case "playing":
       if (turn) return g.trick.length ? t("prompt.your_follow") : t("prompt.your_lead");
       return waiting();

@@ -7,7 +7,9 @@ import { Card, SuitMark } from "../cards.js";
 import { stakesRoomLabel } from "../stakes.js";
 import { state } from "../store.js";
 import { html } from "./html.js";
-import { callLabel, fixedTeams, seatLevel, seatName, seatShort, teams, trumpLabel } from "./labels.js";
+import {
+  callLabel, fixedTeams, friendStatus, levelLabel, seatLevel, seatName, seatShort, teams, trumpLabel,
+} from "./labels.js";
 import { LevelSequence, isShortSequence } from "./levels.js";
 
 /** Whether a deal's stake (×2 for each overturn) changes anything here: only in a room
@@ -31,13 +33,13 @@ export function InfoBar() {
       ${g && g.trump && g.trump !== "NT" ? html`<${SuitMark} suit=${g.trump} fourColor=${state.fourColor} />` : null}
       <b>${g ? trumpLabel(g.trump) : "—"}</b>
       ${g && !g.trump && g.declaration ? html`<span class="tentative">(${trumpLabel(g.declaration.trump)}?)</span>` : null}
-      <span class="k">${t("info.level")}</span><b>${g ? g.level : "—"}</b>
+      <span class="k">${t("info.level")}</span><b>${g ? levelLabel(g.level) : "—"}</b>
     </div>
     ${isShortSequence(seq) ? html`<div class="info"><${LevelSequence} seq=${seq} current=${g && g.level} /></div>` : null}
     <div class="info levels" data-testid="levels">
-      ${!fixedTeams() && me != null && seatLevel(me) != null ? html`<span class="lv">${t("team.me")} <b>${seatLevel(me)}</b></span>` : null}
+      ${!fixedTeams() && me != null && seatLevel(me) != null ? html`<span class="lv">${t("team.me")} <b>${levelLabel(seatLevel(me))}</b></span>` : null}
       ${!fixedTeams() && g && g.dealer != null && g.dealer !== me ? html`<span class="lv def">${seatShort(g.dealer)}
-        <b>${seatLevel(g.dealer)}</b><small>${t("badge.dealer")}</small></span>` : null}
+        <b>${levelLabel(seatLevel(g.dealer))}</b><small>${t("badge.dealer")}</small></span>` : null}
       ${!fixedTeams() ? null : levels.map((lv, team) => html`<span class=${"lv" + (team === dealerTeam ? " def" : "")}>
         ${me != null && tm[me] === team ? t("team.us") : t("team.n", { n: team + 1 })}
         <b>${lv}</b>${team === dealerTeam ? html`<small>${t("badge.dealer")}</small>` : null}</span>`)}
@@ -46,8 +48,7 @@ export function InfoBar() {
       <span class="k">${t("friend.title")}</span>
       <${Card} card=${g.friend_call.card} fourColor=${state.fourColor} cls="mini2" />
       <b>${callLabel(g.friend_call)}</b>
-      <span class=${g.friend != null ? "found" : "muted"} data-testid="friend-status">${g.friend != null
-        ? t("friend.found", { name: seatName(g.friend) }) : t("friend.hidden")}</span>
+      <span class=${g.friend != null ? "found" : "muted"} data-testid="friend-status">${friendStatus(g)}</span>
     </div>` : null}
     <div class="info points" data-testid="points">
       <span class="k">${t("info.attacker_points")}</span>

@@ -80,10 +80,32 @@ export function cardLabel(c) {
   return { S: "♠", H: "♥", D: "♦", C: "♣" }[c[0]] + c.slice(1);
 }
 
-/** A friend call in words: "the 1st ♠A" (the nth copy another seat plays). */
+/** Whether the dealer names a copy ("the 2nd ♠A": nth-played) or just a card (边锋: its
+ * holder nearest the dealer is the friend). */
+export function callsCopy() {
+  return !!state.room && state.room.ruleset.friend_rule === "nth-played";
+}
+
+/** A friend call in words: "♠A", or "the 1st ♠A" (the nth copy another seat plays). */
 export function callLabel(call) {
   if (!call) return "";
+  if (!callsCopy()) return cardLabel(call.card);
   return t("friend.nth_" + Math.min(call.nth, 4), { card: cardLabel(call.card) });
+}
+
+/** 找朋友: the friend line's status, from the seats the view says may still be it. */
+export function friendStatus(g) {
+  if (g.friend != null) return t("friend.found", { name: seatName(g.friend) });
+  const c = g.friend_candidates;
+  if (!c || callsCopy()) return t("friend.hidden");
+  if (c.length === 0) return t("friend.known_alone");
+  if (c.length === 1 && c[0] === g.seat) return t("friend.you");
+  return t("friend.maybe", { names: c.map(seatShort).join(" ") });
+}
+
+/** A level for the eye: the ranks as they are, the joker level (JK, 王) in words. */
+export function levelLabel(lv) {
+  return lv === "JK" ? t("level.JK") : lv;
 }
 
 /** An action text as a button or a notice says it: "Declare ♥2", "Bid 120", "Pass"; a pass
@@ -114,6 +136,7 @@ export function noticeText(n) {
   }
   if (x.key === "notice.hint") return t(x.key, { action: actionLabel(x.action) });
   if (x.key === "notice.friend_revealed") return t(x.key, { name: seatName(x.seat) });
+  if (x.key === "notice.not_friend") return t(x.key, { name: seatName(x.seat), card: cardLabel(x.card) });
   return t(x.key, x);
 }
 

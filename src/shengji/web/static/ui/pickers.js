@@ -6,7 +6,7 @@ import { t } from "../i18n.js";
 import { Card, RANKS, SuitMark } from "../cards.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { callLabel } from "./labels.js";
+import { callLabel, callsCopy } from "./labels.js";
 
 const { state } = S;
 
@@ -51,7 +51,7 @@ export function FriendPicker() {
     S.set({ suggestion: null });
   };
   return html`<div class="picker" data-testid="friend-picker">
-    <span class="k">${t("friend.pick")}</span>
+    <span class="k">${t(callsCopy() ? "friend.pick" : "friend.pick_holder")}</span>
     <span class="seg">${suits.map((x) => html`<button
       class=${"small" + (!joker && suit === x ? " on" : "")} data-testid=${"call-suit-" + x}
       onClick=${() => { setJoker(null); setSuit(x); }}><${SuitMark} suit=${x} fourColor=${state.fourColor} /></button>`)}</span>
@@ -60,9 +60,9 @@ export function FriendPicker() {
       onClick=${() => { setJoker(null); setRank(r); }}>${r}</button>`)}
       ${jokers.map((j) => html`<button class=${"small" + (joker === j ? " on" : "")}
         data-testid=${"call-" + j} onClick=${() => setJoker(j)}>${t("card." + j)}</button>`)}</span>
-    <select class="small" data-testid="call-nth" value=${nth} onChange=${(e) => setNth(Number(e.target.value))}>
+    ${callsCopy() ? html`<select class="small" data-testid="call-nth" value=${nth} onChange=${(e) => setNth(Number(e.target.value))}>
       ${nths.map((k) => html`<option value=${k}>${t("friend.nth_" + Math.min(k, 4), { card: "" }).trim()}</option>`)}
-    </select>
+    </select>` : null}
     <${Card} card=${card} fourColor=${state.fourColor} cls="tiny" />
     <button class="primary" data-testid="call" disabled=${!legal.has(action)} onClick=${send}>
       ${t("action.call_card", { call: callLabel({ nth, card }) })}</button>

@@ -5,7 +5,7 @@ import { t } from "../i18n.js";
 import { Card, CardBack, splitCards } from "../cards.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { fixedTeams, seatLevel, seatName, teams } from "./labels.js";
+import { callsCopy, fixedTeams, levelLabel, seatLevel, seatName, teams } from "./labels.js";
 
 const { state } = S;
 
@@ -92,7 +92,7 @@ export function SeatPlate({ i, n }) {
       ${g && g.hand_sizes[i] > 0 ? html`<span class="count" data-testid=${"count-" + i}
         title=${t("seat.cards_left")}><${CardBack} cls="mini" />${g.hand_sizes[i]}</span>` : null}
       ${fixedTeams() ? html`<span class="team">${t("team.n", { n: teams()[i] + 1 })}</span>` : null}
-      ${lv != null ? html`<span class="team" data-testid=${"seat-level-" + i}>${t("seat.level", { lv })}</span>` : null}
+      ${lv != null ? html`<span class="team" data-testid=${"seat-level-" + i}>${t("seat.level", { lv: levelLabel(lv) })}</span>` : null}
     </div>
     ${decl ? html`<div class="decl">${splitCards(decl.cards).map(
       (c) => html`<${Card} card=${c} fourColor=${state.fourColor} cls="tiny" />`)}</div>` : null}
@@ -110,7 +110,17 @@ function SideBadge({ i }) {
     return html`<span class="badge friend" data-testid=${"friend-" + i}>${t("badge.friend")}</span>`;
   }
   if (role === "attacker") return html`<span class="badge attacker">${t("badge.attacker")}</span>`;
-  return null;
+  // 找朋友 before the reveal: what this seat can tell (the view's friend_candidates)
+  const g = state.game;
+  const c = g && g.friend_candidates;
+  if (!c || g.friend != null || i === g.dealer || callsCopy()) return null;
+  if (c.length === 1 && c[0] === i) {
+    return html`<span class="badge friend" data-testid=${"friend-" + i}>${t("badge.friend_hidden")}</span>`;
+  }
+  if (!c.includes(i)) {
+    return html`<span class="badge attacker" data-testid=${"not-friend-" + i}>${t("badge.attacker")}</span>`;
+  }
+  return html`<span class="badge maybe" data-testid=${"maybe-friend-" + i}>${t("badge.maybe_friend")}</span>`;
 }
 
 /** 竞标: a seat's last word in the auction (its bid, or "pass"), shown on its plate. */

@@ -7,8 +7,8 @@ import { Card, splitCards } from "../cards.js";
 import { SettlementLines } from "../stakes.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { callLabel, seatName, teamName } from "./labels.js";
 import { stakeCounts } from "./infobar.js";
+import { callLabel, levelLabel, seatName, teamName } from "./labels.js";
 import { signed } from "./points.js";
 
 const { state } = S;
@@ -49,7 +49,7 @@ function LevelRows({ sm }) {
       ${teamName(team)}: <s>${sm.team_levels_before[team]}</s> → <b>${lv}</b></span>`)}</div>`;
   }
   return html`<div class="levels2">${sm.seat_levels_after.map((lv, i) => html`<span>
-    ${seatName(i)}: <s>${sm.seat_levels_before[i]}</s> → <b>${lv}</b></span>`)}</div>`;
+    ${seatName(i)}: <s>${levelLabel(sm.seat_levels_before[i])}</s> → <b>${levelLabel(lv)}</b></span>`)}</div>`;
 }
 
 export function Summary() {

@@ -1,0 +1,101 @@
+"""Run many independent jobs (deal pairs, matchups) and survive Ctrl-C.
+
+``run_indexed(fn, tasks, jobs, on_result)`` calls ``fn`` on each ``(index, argument)`` in
+this process (``jobs`` 1) or in a process pool, and hands each result to ``on_result`` in
+this process as it finishes. The first Ctrl-C stops new work, lets the jobs in progress
+finish and be counted, and returns ``True`` (interrupted); a second Ctrl-C stops waiting.
+Worker processes ignore Ctrl-C, so a terminal's interrupt reaches only this process's
+handling.
+
+>>> seen = {}
+>>> run_indexed(abs, [(0, -3), (1, 4)], 1, seen.__setitem__), seen
+(False, {0: 3, 1: 4})
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import TypeVar
+
+A = TypeVar("A")
+R = TypeVar("R")
+
+IN_FLIGHT = 4
+"""Jobs queued per worker (enough to keep it busy, few to cancel on Ctrl-C)."""
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+EXECUTORS = ("local", "ray")
+
+
+def run_indexed(
+    fn: Callable[[A], R],
+    tasks: Sequence[tuple[int, A]],
+    jobs: int,
+    on_result: Callable[[int, R], None],
+    executor: str = "local",
+    address: str | None = None,
+) -> bool:
+    """Run every task; True when Ctrl-C cut the run short (finished results were handed on).
+
+    ``executor="ray"`` spreads the tasks over a Ray cluster (``address``: ``"auto"``,
+    ``"ray://host:10001"``, or None to start or join a local one; ``ray_runner.py``).
+    """
+    if executor == "ray":
+        from shengji.cli.ray_runner import run_on_ray
+
+        return run_on_ray(fn, tasks, on_result, address, jobs)
+    if executor != "local":
+        raise ValueError(f"executor must be one of {list(EXECUTORS)}, not {executor!r}")
+    try:
+        if jobs <= 1:
+            for index, arg in tasks:
+                on_result(index, fn(arg))
+            return False
+        return _pool(fn, tasks, jobs, on_result)
+    except KeyboardInterrupt:
+        return True
+
+
+def _pool(
+    fn: Callable[[A], R],
+    tasks: Sequence[tuple[int, A]],
+    jobs: int,
+    on_result: Callable[[int, R], None],
+) -> bool:
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_quiet_worker)
+    pending: dict[Future[R], int] = {}
+    todo = iter(tasks)
+
+    def fill() -> None:
+        while len(pending) < jobs * IN_FLIGHT:
+            nxt = next(todo, None)
+            if nxt is None:
+                return
+            pending[pool.submit(fn, nxt[1])] = nxt[0]
+
+    try:
+        fill()
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                on_result(pending.pop(fut), fut.result())
+            fill()
+        return False
+    except KeyboardInterrupt:
+        for fut in list(pending):
+            if fut.cancel():
+                del pending[fut]
+        try:  # the jobs already running finish and count
+            for fut, index in list(pending.items()):
+                on_result(index, fut.result())
+        except KeyboardInterrupt:
+            pass
+        return True
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)

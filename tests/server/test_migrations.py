@@ -1,0 +1,233 @@
+"""Migrations (server/schema.py, server/migrations) on SQLite and PostgreSQL: an empty
+database gets the newest schema; a database of shengji 0.1.0 (``create_all``, no version)
+stops the server with a one-line error naming ``shengji db upgrade``, which brings it to
+the newest schema with its data; the migrated schema is exactly the models'."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Boolean, Integer, MetaData, func, select, text
+from sqlalchemy.engine import Connection
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from shengji.cli.main import main
+from shengji.server import schema
+from shengji.server.storage import Base, Store
+from tests import pg
+from tests.server.helpers import fast_settings, live_server, new_player, new_room
+
+LEGACY = json.loads((Path(__file__).parent / "fixtures" / "schema_0_1_0.json").read_text())
+"""The schema of shengji 0.1.0 per dialect and the rows of a real run of it."""
+
+
+@dataclass
+class Database:
+    """A database under test: its URL and the flags that name it on the command line."""
+
+    kind: str
+    url: str
+    flags: list[str]
+    data_dir: Path
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+    if request.param == "sqlite":
+        db = tmp_path / "shengji.db"
+        sqlite3.connect(db).close()  # an empty file: an empty database
+        yield Database("sqlite", f"sqlite+aiosqlite:///{db}", ["--data-dir", str(tmp_path)],
+                       tmp_path)
+        return
+    admin = pg.admin_url_or_skip()
+    with pg.fresh_schema(admin) as url:
+        yield Database("postgresql", url, ["--database-url", url], tmp_path)
+
+
+def _cli(*args: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+def _sync(url: str, fn: Any) -> Any:
+    async def go() -> Any:
+        engine = create_async_engine(url)
+        try:
+            async with engine.begin() as conn:
+                return await conn.run_sync(fn)
+        finally:
+            await engine.dispose()
+
+    return asyncio.run(go())
+
+
+def _diff(conn: Connection) -> list[Any]:
+    ctx = MigrationContext.configure(conn, opts={"compare_type": True})
+    return list(compare_metadata(ctx, Base.metadata))
+
+
+def _counts(conn: Connection) -> dict[str, int]:
+    meta = MetaData()
+    meta.reflect(conn)
+    return {
+        t: int(conn.execute(select(func.count()).select_from(meta.tables[t])).scalar_one())
+        for t in LEGACY["rows"]
+        if t in meta.tables
+    }
+
+
+def _load_legacy(db: Database, leave_out: tuple[str, ...] = ()) -> None:
+    """Make the database as shengji 0.1.0 left it (tables ``leave_out`` did not exist yet)."""
+
+    def load(conn: Connection) -> None:
+        for ddl in LEGACY["ddl"][db.kind]:
+            if not any(f" {t} " in ddl or f" {t}(" in ddl for t in leave_out):
+                conn.execute(text(ddl))
+        meta = MetaData()
+        meta.reflect(conn)
+        for table in meta.sorted_tables:
+            rows = LEGACY["rows"][table.name]
+            if not rows:
+                continue
+            flags = [c.name for c in table.columns if isinstance(c.type, Boolean)]
+            rows = [{k: (bool(v) if k in flags else v) for k, v in r.items()} for r in rows]
+            conn.execute(table.insert(), rows)
+            serial = "id" in table.columns and isinstance(table.c.id.type, Integer)
+            if db.kind == "postgresql" and serial:
+                conn.execute(text(
+                    f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
+                    f"(SELECT max(id) FROM {table.name}))"
+                ))
+
+    _sync(db.url, load)
+
+
+async def _start(url: str) -> None:
+    store = Store(url)
+    try:
+        await store.start()
+    finally:
+        await store.close()
+
+
+def test_upgrade_from_empty(database: Database) -> None:
+    code, out, err = _cli("db", "upgrade", *database.flags)
+    assert code == 0, err
+    assert out.strip().endswith(f"upgraded from empty to schema {schema.head_revision()}")
+    assert _sync(database.url, _diff) == []  # the migrated schema is the models'
+    code, out, _ = _cli("db", "current", "--json", *database.flags)
+    assert json.loads(out) == {"revision": schema.head_revision(), "head": "0001",
+                               "legacy": False, "action": "none"}
+    code, out, _ = _cli("db", "upgrade", *database.flags)
+    assert code == 0 and "already at schema 0001" in out
+
+
+def test_the_server_gives_an_empty_database_the_newest_schema(database: Database) -> None:
+    asyncio.run(_start(database.url))
+    state = _sync(database.url, schema.read_state)
+    assert state.revision == schema.head_revision()
+    assert _sync(database.url, _diff) == []
+
+
+def test_a_database_of_0_1_0_is_refused_then_upgraded_with_its_data(database: Database) -> None:
+    _load_legacy(database)
+    before = _sync(database.url, _counts)
+    assert before["room_log"] == len(LEGACY["rows"]["room_log"]) > 100
+    with pytest.raises(schema.SchemaOutdated):
+        asyncio.run(_start(database.url))
+    code, out, _ = _cli("db", "current", *database.flags)
+    assert "(tables from before migrations)" in out and "to do: upgrade" in out
+
+    served = subprocess.run(
+        [sys.executable, "-m", "shengji", "serve", "--port", "0", *database.flags],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert served.returncode == 1 and served.stdout == ""
+    (line,) = served.stderr.splitlines()
+    assert "has the tables of shengji 0.1.0 or before, with no schema version" in line
+    assert f"run `shengji db upgrade {database.flags[0]} " in line
+    assert line.endswith("then start again")
+    assert ":***@" in line or database.kind == "sqlite"  # never the password
+
+    code, _, err = _cli("rooms", "quarantined", *database.flags)  # admin refuses too
+    assert code == 1 and err.count("\n") == 1 and "run `shengji db upgrade" in err
+
+    code, out, err = _cli("db", "upgrade", *database.flags)
+    assert code == 0, err
+    assert "upgraded from the tables of shengji 0.1.0 to schema 0001" in out
+    assert _sync(database.url, _counts) == before  # every row kept
+    assert _sync(database.url, _diff) == []
+
+    settings = fast_settings(str(database.data_dir), database_url=database.url)
+    with live_server(settings) as base:
+        rooms = LEGACY["rows"]["rooms"]
+        for room in rooms:  # both rooms restored from their logs
+            assert httpx.get(f"{base}/api/rooms/{room['code']}").status_code == 200
+        for entry in LEGACY["rows"]["stake_ledger"]:
+            mine = httpx.get(f"{base}/api/players/{entry['player_id']}/stakes").json()
+            assert [r["delta"] for r in mine["ledger"]] == [entry["delta"]]
+        (game,) = LEGACY["rows"]["games"]
+        assert httpx.get(f"{base}/api/games/{game['id']}").json()["result"]
+        me = new_player(base, "after")  # new rows get new ids
+        assert new_room(base, me["token"])["code"]
+
+
+def test_a_database_older_than_some_tables_gains_them(database: Database) -> None:
+    _load_legacy(database, leave_out=("heartbeat", "room_quarantine"))
+    assert {"heartbeat", "room_quarantine"}.isdisjoint(_sync(database.url, _counts))
+    code, out, err = _cli("db", "upgrade", *database.flags)
+    assert code == 0 and "from the tables of shengji 0.1.0 to schema 0001" in out, err
+    assert _sync(database.url, _diff) == []  # the missing tables were made
+    asyncio.run(_start(database.url))
+
+
+def test_a_table_of_another_shape_is_refused(database: Database) -> None:
+    _sync(database.url, lambda c: c.execute(text("CREATE TABLE rooms (x INTEGER)")))
+    with pytest.raises(schema.SchemaForeign, match="table rooms is not shengji's"):
+        asyncio.run(_start(database.url))
+    code, _, err = _cli("db", "upgrade", *database.flags)
+    assert code == 1 and "is not shengji's (no column closed, code" in err
+    assert err.count("\n") == 1
+
+
+def test_a_schema_newer_than_this_shengji_is_refused(database: Database) -> None:
+    asyncio.run(_start(database.url))
+    _sync(database.url, lambda c: c.execute(text("UPDATE alembic_version SET version_num='9999'")))
+    with pytest.raises(schema.SchemaTooNew, match="upgraded by a newer shengji"):
+        asyncio.run(_start(database.url))
+    code, _, err = _cli("db", "upgrade", *database.flags)
+    assert code == 1 and "9999" in err
+
+
+def test_upgrade_waits_for_the_sqlite_server_to_stop(tmp_path: Path) -> None:
+    with live_server(fast_settings(str(tmp_path), database_url=None)):
+        code, _, err = _cli("db", "upgrade", "--data-dir", str(tmp_path))
+        assert code == 1 and "stop it before upgrading" in err and err.count("\n") == 1
+    code, out, _ = _cli("db", "upgrade", "--data-dir", str(tmp_path))
+    assert code == 0 and "already at schema" in out
+
+
+def test_two_servers_starting_on_one_empty_database_both_start() -> None:
+    with pg.fresh_schema(pg.admin_url_or_skip()) as url:
+
+        async def both() -> None:
+            await asyncio.gather(_start(url), _start(url), _start(url))
+
+        asyncio.run(both())
+        assert _sync(url, schema.read_state).revision == schema.head_revision()
