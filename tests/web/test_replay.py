@@ -124,8 +124,14 @@ def test_the_replay_shows_every_trick_as_the_record_says(
     # play at 4×: it moves on by itself, and pauses
     page.get_by_test_id("replay-speed").select_option("4")
     page.get_by_test_id("replay-play").click()
-    expect(page.get_by_test_id("replay-board")).to_have_attribute("data-pos", "5", timeout=3000)
-    page.get_by_test_id("replay-play").click()
+    page.wait_for_function(
+        "() => Number(document.querySelector('[data-testid=replay-board]').dataset.pos) >= 5",
+        timeout=5000,
+    )
+    page.get_by_test_id("replay-play").click()  # pause: it stays where it is
+    paused = page.evaluate(SHOWN)["pos"]
+    page.wait_for_timeout(700)
+    assert page.evaluate(SHOWN)["pos"] == paused
     # the record downloads under its name, and the command line replays that file
     with page.expect_download() as got:
         page.get_by_test_id("replay-download").click()

@@ -67,7 +67,8 @@ function Gathering({ plays, winner, n, onDone }) {
     ${plays.map(([seat, cards]) => {
       const p = seatPos(seat, n);
       return html`<div class="play" style=${`--dx:${p.dx};--dy:${p.dy};--drop:${p.drop}`}>
-        ${splitCards(cards).map((c) => html`<${Card} card=${c} fourColor=${state.fourColor} cls="tcard" />`)}
+        ${splitCards(cards).map((c) => html`<${Card} card=${c} fourColor=${state.fourColor}
+          trump=${state.game.trumpSet.has(c)} cls="tcard" />`)}
       </div>`;
     })}
   </div>`;
