@@ -331,6 +331,14 @@ def test_layouts_keep_the_hand_and_the_chips_in_view(
     assert geo["right"] <= size["width"] and geo["scrollW"] <= size["width"], geo
     if size is not PHONE:
         assert geo["bottom"] <= size["height"], geo  # the whole hand without scrolling
+    if size is DESKTOP:  # the match so far, as my seat saw it: my own hand only
+        page.get_by_test_id("review").click()
+        review = page.get_by_test_id("live-review")
+        expect(review.get_by_test_id("replay-board")).to_be_visible()
+        expect(review.get_by_test_id("rhand-0").locator("[data-card]")).not_to_have_count(0)
+        expect(review.get_by_test_id("rhand-1").locator("[data-card]")).to_have_count(0)
+        page.screenshot(path=artifacts / "live-review-1280x800.png")
+        page.get_by_test_id("live-review-close").click()
     if size is TABLET:  # the chat beside the point pile, under the table, not squeezed
         assert geo["chat"]["width"] >= 300 and abs(geo["chat"]["top"] - geo["pile"]["top"]) < 2
         assert geo["pile"]["right"] <= geo["chat"]["left"]

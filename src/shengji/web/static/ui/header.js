@@ -40,6 +40,6 @@ export function Header() {
     <button class="ghost hbtn" onClick=${() => setOpen(true)} data-testid="settings"
       title=${t("settings.title")} aria-label=${t("settings.title")}>⚙</button>
     <button class="ghost" onClick=${toggleLang} data-testid="lang">${t("ui.other_lang")}</button>
-    ${open ? html`<${SettingsDialog} onClose=${() => setOpen(false)} />` : null}
-  </header>`;
+  </header>
+  ${open ? html`<${SettingsDialog} onClose=${() => setOpen(false)} />` : null}`;
 }

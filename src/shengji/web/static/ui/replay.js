@@ -7,11 +7,11 @@
 // computes no rule: the positions are the server's (GET /api/games/ID/replay). The same
 // viewer shows the match being played, as the player's seat saw it (its own hand only).
 import { useEffect, useRef, useState } from "preact/hooks";
-import { t, tn } from "../i18n.js";
+import { has, t, tn } from "../i18n.js";
 import { Card, SuitMark, splitCards } from "../cards.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { callLabel, cardLabel, trumpLabel } from "./labels.js";
+import { callLabel, cardLabel, seatName, trumpLabel } from "./labels.js";
 import { signed } from "./points.js";
 
 const { state } = S;
@@ -45,9 +45,11 @@ export function clampSpot(data, d, p) {
 /** A seat's name in the replay; names that several seats share (bots) get their seat. */
 function seatLabel(data, seat) {
   const names = data.names || data.players || [];
-  const name = names[seat];
-  if (!name) return t("seat.n", { n: seat + 1 });
-  return names.filter((x) => x === name).length > 1 ? `${name} #${seat + 1}` : name;
+  const raw = names[seat];
+  if (!raw) return t("seat.n", { n: seat + 1 });
+  // a record names a bot by its kind: "heuristic" reads "Heuristic bot"
+  const name = !data.names && has("bot." + raw) ? t("seat.bot", { level: t("bot." + raw) }) : raw;
+  return names.filter((x) => x === raw).length > 1 ? `${name} #${seat + 1}` : name;
 }
 
 function TinyCards({ cards, trumps, testid, cls = "rcard" }) {
@@ -280,7 +282,7 @@ export function LiveReview({ code, onClose }) {
   const [spot, setSpot] = useState([1, 0]);
   useEffect(() => {
     S.getJSON(`/api/rooms/${code}/replay`).then((x) => {
-      const names = state.room ? state.room.seats.map((s, i) => (s.kind === "empty" ? null : s.name || t("seat.n", { n: i + 1 }))) : null;
+      const names = state.room ? state.room.seats.map((s, i) => seatName(i)) : null;
       const data2 = { ...x, names };
       setData(data2);
       const dl = x.deals.length;

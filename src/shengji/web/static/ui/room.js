@@ -54,7 +54,7 @@ export function RoomView() {
       <${PointsPanel} />
       <${PlayedPanel} />
       <${OwnerControls} />
-      ${playing && g.deal_no + g.tricks_done > 0 ? html`<${Review} />` : null}
+      ${playing && (g.deal_no > 0 || g.phase !== "dealing") ? html`<${Review} />` : null}
       <${Chat} />
       <button class="ghost leave" data-testid="leave" onClick=${() => { S.exitRoom(true); location.hash = "#/"; }}>${t("room.leave")}</button>
     </aside>
