@@ -132,7 +132,8 @@ export function noticeText(n) {
   if (x.key === "notice.armed_refused") return t(x.key, { why: reasonText(x.code, x.message) });
   if (x.code) return reasonText(x.code, x.message);
   if (x.key === "notice.throw_failed") {
-    return t(x.key, { name: seatName(x.seat), attempted: x.attempted, forced: x.forced });
+    const words = (cards) => cards.split(" ").filter(Boolean).map(cardLabel).join(" ");
+    return t(x.key, { name: seatName(x.seat), attempted: words(x.attempted), forced: words(x.forced) });
   }
   if (x.key === "notice.hint") return t(x.key, { action: actionLabel(x.action) });
   if (x.key === "notice.friend_revealed") return t(x.key, { name: seatName(x.seat) });

@@ -52,6 +52,11 @@ function seatLabel(data, seat) {
   return names.filter((x) => x === raw).length > 1 ? `${name} #${seat + 1}` : name;
 }
 
+/** Cards as the table writes them in words: "♦5 ♦7 大王". */
+function labelled(cards) {
+  return splitCards(cards).map(cardLabel).join(" ");
+}
+
 function TinyCards({ cards, trumps, testid, cls = "rcard" }) {
   return html`<span class="rcards" data-testid=${testid}>${splitCards(cards).map((c) => html`<${Card}
     card=${c} fourColor=${state.fourColor} trump=${trumps.has(c)} cls=${cls} />`)}</span>`;
@@ -150,7 +155,8 @@ export function ReplayBoard({ data, d, p }) {
         ${pos && p > 0 && !atEnd ? html`<div class="rtrick" data-testid="replay-trick">
           <span>${t("last.won", { p: pos.points })} — ${seatLabel(data, pos.winner)}</span>
           ${pos.throw ? html`<span class="warn" data-testid="replay-throw">${t("notice.throw_failed", {
-            name: seatLabel(data, pos.throw.seat), attempted: pos.throw.attempted, forced: pos.throw.forced })}</span>` : null}
+            name: seatLabel(data, pos.throw.seat), attempted: labelled(pos.throw.attempted),
+            forced: labelled(pos.throw.forced) })}</span>` : null}
           ${pos.friend_revealed != null ? html`<span data-testid="replay-friend-revealed">${t("notice.friend_revealed", {
             name: seatLabel(data, pos.friend_revealed) })}</span>` : null}
           ${pos.point_cards ? html`<span class="muted">${t("info.point_cards")}: ${splitCards(pos.point_cards).map(cardLabel).join(" ")}</span>` : null}
