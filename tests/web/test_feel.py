@@ -331,6 +331,18 @@ def test_layouts_keep_the_hand_and_the_chips_in_view(
     assert geo["right"] <= size["width"] and geo["scrollW"] <= size["width"], geo
     if size is not PHONE:
         assert geo["bottom"] <= size["height"], geo  # the whole hand without scrolling
+    if size is DESKTOP:  # every seat's cards left; the played-cards panel, as the server counts
+        for seat in range(4):
+            expect(page.get_by_test_id(f"count-{seat}")).to_be_visible()
+        page.get_by_test_id("played-toggle").click()
+        groups = page.get_by_test_id("played-groups").locator(".pgroup")
+        played = page.evaluate("() => window.__shengji.game.played")
+        expect(groups).to_have_count(len(played))
+        expect(groups.first).to_have_attribute("data-testid", "played-T")
+        shown = page.evaluate("""() => [...document.querySelectorAll('.pgroup .pcards')]
+          .map((e) => e.querySelectorAll('.pc').length)""")
+        assert shown == [len(g["cards"].split()) for g in played]
+        page.screenshot(path=artifacts / "played-panel-1280x800.png")
     if size is DESKTOP:  # the match so far, as my seat saw it: my own hand only
         page.get_by_test_id("review").click()
         review = page.get_by_test_id("live-review")
