@@ -86,7 +86,8 @@ def make_tables(base: str, n: int) -> list[tuple[str, list[str]]]:
 async def seat_client(
     ws_base: str, code: str, token: str, seat: int, stop_at: float, stats: dict[str, Any]
 ) -> None:
-    """One seat: sit, ready, and play hinted actions until ``stop_at``."""
+    """One seat: sit, ready, and play hinted actions until ``stop_at`` (pressing "next deal"
+    as soon as a deal's summary comes)."""
     loop = asyncio.get_running_loop()
     async with connect(f"{ws_base}/ws/{code}", max_queue=None, max_size=None) as ws:
         await ws.send(json.dumps({"t": "hello", "v": 1, "token": token}))
@@ -111,6 +112,8 @@ async def seat_client(
                 if sent_at is not None:
                     lat.append(now - sent_at)
                     sent_at = None
+                if any(e["type"] == "deal_ended" for e in m["events"]):
+                    await ws.send('{"t":"next_deal","v":2}')  # read the summary at once
                 if m["to_act"] == seat and m["phase"] != "dealing":
                     await ws.send('{"t":"hint","v":1}')
             elif t == "hint" and m["action"]:

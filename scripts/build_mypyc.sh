@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Opt-in: compile the pure rules core (src/shengji/core) with mypyc, in place.
-# The .so files sit next to the .py files and take precedence on import; remove them with
-# `make mypyc-clean` to go back to pure Python (the default, and what CI tests).
+# Opt-in: compile the pure rules core (src/shengji/core) and the bots (src/shengji/bots: the
+# heuristic, its memory/odds/outlook, the search and its rollouts, the driver) with mypyc, in
+# place. The .so files sit next to the .py files and take precedence on import; remove them
+# with `make mypyc-clean` to go back to pure Python (the default, and what CI tests).
+# SRC=<dir> builds another checkout's src (used by bench comparisons).
 set -euo pipefail
-cd "$(dirname "$0")/../src"
-BIN="${BIN:-../.venv/bin}"
-"$BIN/mypyc" shengji/core/*.py
+cd "${SRC:-$(dirname "$0")/../src}"
+BIN="${BIN:-$(cd "$(dirname "$0")/.." && pwd)/.venv/bin}"
+# bots/base.py stays interpreted: a runtime-checkable Protocol cannot be compiled.
+"$BIN/mypyc" shengji/core/*.py $(ls shengji/bots/*.py | grep -v '/base\.py$')
 rm -rf build
-echo "compiled: $(ls shengji/core/*.so | wc -l) extension modules (make mypyc-clean removes them)"
+echo "compiled: $(ls shengji/core/*.so shengji/bots/*.so | wc -l) extension modules" \
+  "(make mypyc-clean removes them)"

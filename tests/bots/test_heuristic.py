@@ -40,6 +40,9 @@ class Guarded:
     def __contains__(self, action: object) -> bool:
         return action in self._legal
 
+    def vouch(self, action: Action) -> Action | None:
+        return self._legal.vouch(action)
+
     def __iter__(self) -> Any:
         return iter(self._legal)
 

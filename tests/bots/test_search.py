@@ -182,3 +182,44 @@ def test_shown_kitty_cards_stay_with_the_taker_or_the_kitty() -> None:
             where[c] += hands[dealer][c]
         need = Counter(view.shown) - played
         assert all(where[c] >= n for c, n in need.items())
+
+
+def test_the_search_decides_from_the_view_only() -> None:
+    """Swapping two other seats' hands (the view unchanged) changes nothing the search does:
+    the same worlds, the same rollouts, the same choice."""
+    checked = 0
+    for seed, plays in ((9, 8), (4, 30), (2, 21)):
+        state = mid_deal("classic", seed=seed, plays=plays)
+        seat = state.to_act
+        assert seat is not None
+        twin = swap_hidden(state, seat)
+        if view_for(twin, seat) != view_for(state, seat):
+            continue
+        choices = []
+        for s in (state, twin):
+            bot = SearchBot(seed=3, samples=6, rollout="heuristic")
+            choice = bot.choose(view_for(s, seat), s.legal_actions(seat))
+            choices.append((choice, [(w, r) for w, r, _cpu in bot.stats]))
+        assert choices[0] == choices[1]
+        checked += 1
+    assert checked
+
+
+def test_the_think_budget_is_cpu_time_and_respected() -> None:
+    """p95 of the CPU time per searched decision stays within 1.2x the budget."""
+    import time
+
+    budget_ms = 60.0
+    bot = SearchBot(seed=1, think_ms=budget_ms)
+    spent: list[float] = []
+    for seed, plays in ((4, 2), (4, 30), (9, 8), (2, 21), (5, 12), (6, 40), (7, 4), (8, 16)):
+        state = mid_deal("classic", seed=seed, plays=plays)
+        seat = state.to_act
+        assert seat is not None
+        t0 = time.thread_time()
+        bot.choose(view_for(state, seat), state.legal_actions(seat))
+        spent.append(1000 * (time.thread_time() - t0))
+    spent.sort()
+    p95 = spent[min(len(spent) - 1, int(0.95 * len(spent)))]
+    assert p95 <= 1.2 * budget_ms, spent
+    assert sum(r for _w, r, _c in bot.stats) > 0  # it did search

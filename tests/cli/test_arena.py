@@ -132,7 +132,8 @@ def test_non_numbers_are_refused_by_argparse(capsys: pytest.CaptureFixture[str])
 def test_registry() -> None:
     assert "random" in bot_names()
     assert make_bot("Random", seed=1).name == "random"
-    with pytest.raises(ValueError, match="unknown bot 'x'; known: heuristic, random, search"):
+    known = "beginner, expert, heuristic, normal, random, search"
+    with pytest.raises(ValueError, match=f"unknown bot 'x'; known: {known}"):
         make_bot("x", seed=1)
 
 

@@ -62,6 +62,9 @@ def fast_settings(data_dir: str, **kw: Any) -> Settings:
         "bot_delay_s": 0.0,
         "deal_end_pause_s": 0.0,
         "seat_grace_s": 60.0,
+        "turn_s": 0.0,  # no turn timers, no wait for "next deal": the tests set the pace
+        "long_turn_s": 0.0,
+        "next_deal_s": 0.0,
         "rate_per_s": 1000.0,
         "rate_burst": 1000,
         "log_level": "warning",

@@ -7,10 +7,9 @@ same answer."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections import Counter
 
+import msgspec
 import pytest
 
 from shengji.bots.driver import play_match
@@ -24,9 +23,11 @@ from shengji.core.match import MatchState
 from shengji.core.ruleset import preset
 from shengji.core.state import DealState, Phase
 from shengji.core.views import view_for
-from shengji.server.rooms import Conn, Room
-from shengji.server.settings import Settings
-from shengji.server.storage import Player
+from shengji.server import wire
+from shengji.server.table import Seat, Table, TableConfig, handle
+from shengji.server.table.commands import ClientSaid
+from shengji.server.table.effects import Send
+from shengji.server.table.model import Viewer
 
 FOUR_DECKS_WITH_KITTY = preset("four-deck", {"kitty_size": 8})
 """Others-void throws, and 8 kitty cards nobody but the dealer has seen."""
@@ -114,27 +115,21 @@ def test_the_rooms_check_message_answers_alike_for_the_twin_worlds() -> None:
     a, b, throw = _twin_worlds()
     text = "play " + " ".join(str(throw).split()[2:])
 
-    async def answer(deal: DealState) -> dict[str, object]:
-        room = Room(
-            rid=1,
-            code="twins",
-            preset="four-deck",
-            ruleset=FOUR_DECKS_WITH_KITTY,
-            seed="s",
-            private=False,
-            max_deals=None,
-            settings=Settings(),
-            store=None,  # type: ignore[arg-type]  # a dry run writes nothing
-            bots=None,  # type: ignore[arg-type]
+    def answer(deal: DealState) -> dict[str, object]:
+        cfg = TableConfig("twins", "four-deck", FOUR_DECKS_WITH_KITTY, room_seed="s")
+        table = Table(
+            cfg,
+            (Seat("human", "p", "leader"),) * 4,
+            status="playing",
+            match=MatchState(FOUR_DECKS_WITH_KITTY, "s", (0,) * 4, deal.dealer, deal),
+            conns={1: Viewer("p", "leader", throw.seat)},
         )
-        room.status = "playing"
-        room.match = MatchState(FOUR_DECKS_WITH_KITTY, "s", (0,) * 4, deal.dealer, deal)
-        conn = Conn(Player("p", "leader"))
-        conn.seat = throw.seat
-        room._on_check(conn, [text])
-        result: dict[str, object] = json.loads(conn.queue.get_nowait())["results"][0]
+        _, effects = handle(table, ClientSaid(1, wire.Check(actions=[text])), now=0.0)
+        sent = [e.msg for e in effects if isinstance(e, Send)]
+        checked = [m for m in sent if isinstance(m, wire.Checked)]
+        result: dict[str, object] = msgspec.to_builtins(checked[0].results[0])
         return result
 
-    first, second = asyncio.run(answer(a)), asyncio.run(answer(b))
+    first, second = answer(a), answer(b)
     assert first == second
     assert first["ok"] is True and first["note"] == "throw" and first["code"] is None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 import pytest
 
@@ -37,19 +39,24 @@ def test_wire_messages_are_versioned_and_strict() -> None:
     assert data == {"t": "error", "v": 2, "seq": 4, "code": "x", "message": "y"}
 
 
+def _rendered(event: Any) -> Any:
+    """An event as a client receives it (the typed struct, as JSON)."""
+    return msgspec.to_builtins(wire.render_event(event))
+
+
 def test_events_render_in_card_notation() -> None:
-    assert wire.render_event(Played(None, 2, tuple(p("SA SA")))) == {
+    assert _rendered(Played(None, 2, tuple(p("SA SA")))) == {
         "type": "played",
         "seat": 2,
         "cards": "SA SA",
     }
-    assert wire.render_event(CardDealt(1, 1, p("BJ")[0])) == {
+    assert _rendered(CardDealt(1, 1, p("BJ")[0])) == {
         "type": "card_dealt",
         "seat": 1,
         "card": "BJ",
     }
-    assert wire.render_event(KittyBuried(None, 0, (), 8))["cards"] == ""
-    fixed = wire.render_event(TrumpFixed(None, -1, 0, None, None))
+    assert _rendered(KittyBuried(None, 0, (), 8))["cards"] == ""
+    fixed = _rendered(TrumpFixed(None, -1, 0, None, None))
     assert fixed == {
         "type": "trump_fixed",
         "trump": "NT",

@@ -27,8 +27,13 @@ from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect
 
 from shengji.core.record import GameRecord, replay
+from shengji.server import wire
 from shengji.server.app import create_app
-from shengji.server.write_faults import DurableWrites, WriteHealth, WritesStopped
+from shengji.server.storage import Store
+from shengji.server.table import Table
+from shengji.server.table.commands import ClientSaid, Opened
+from shengji.server.table.effects import Note
+from shengji.server.write_faults import WriteHealth
 from tests.server.faults import WriteFault
 from tests.server.helpers import (
     Client,
@@ -39,6 +44,8 @@ from tests.server.helpers import (
     new_room,
     sql,
 )
+from tests.server.table_sim import Sim
+from tests.server.table_sim import config as table_config
 from tests.server.test_restart import _free_port, _serve
 
 BOTS3 = {"1": "random", "2": "random", "3": "random"}
@@ -53,66 +60,79 @@ def _fault() -> Exception:
     return OperationalError("INSERT INTO room_log ...", {}, DISK_FULL)
 
 
-def test_a_failing_write_is_retried_until_durable_and_announced_once(
-    caplog: pytest.LogCaptureFixture,
+def _chatting_table() -> tuple[Sim, int]:
+    """A table with one player connected; returns it and the connection."""
+    sim = Sim(Table.empty(table_config(), spare_seed="s"))
+    sim.feed(Opened(1, "ann", "ann"))
+    sim.run()
+    return sim, 1
+
+
+def test_a_failing_write_is_retried_until_durable_and_announced_once() -> None:
+    sim, conn = _chatting_table()
+    sim.feed(ClientSaid(conn, wire.Chat(text="hello")))
+    ticket = sim.writes[0].ticket
+    notes: list[Note] = []
+    for _ in range(5):
+        sim.complete_write(fail=True)
+        assert not sim.messages(conn, "chat")  # nothing sent before it is durable
+        assert sim.tick()  # the retry, after a backoff
+        assert [w.ticket for w in sim.writes] == [ticket] and sim.writes[0].retry
+        notes += [n for n in sim.notes if n.topic == "storage"]
+        sim.notes.clear()
+    sim.complete_write()
+    notes += [n for n in sim.notes if n.topic == "storage"]
+    paused, resumed = sim.messages(conn, "paused"), sim.messages(conn, "resumed")
+    assert len(paused) == len(resumed) == 1  # one pause, one resume: not one per attempt
+    assert [m.t for m in sim.inbox_of(conn)[-3:]] == ["paused", "resumed", "chat"]
+    assert len(notes) == 2, notes
+    assert "a write failed (OperationalError: disk I/O error)" in notes[0].text
+    assert notes[0].level == "error" and "5 failed attempts" in notes[1].text
+
+
+def test_the_retries_back_off_up_to_the_limit() -> None:
+    sim, conn = _chatting_table()
+    sim.feed(ClientSaid(conn, wire.Chat(text="hello")))
+    lim = sim.table.config.limits
+    waits = []
+    for _ in range(9):
+        before = sim.now
+        sim.complete_write(fail=True)
+        waits.append(round(sim.wake - before, 3) if sim.wake is not None else None)
+        sim.tick()
+    assert waits[:3] == [lim.retry_first_s, 2 * lim.retry_first_s, 4 * lim.retry_first_s]
+    assert max(w for w in waits if w is not None) == lim.retry_max_s
+
+
+def test_an_error_that_is_not_a_storage_fault_fails_the_room_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    events: list[str] = []
-    calls = 0
-
-    async def write() -> str:
-        nonlocal calls
-        calls += 1
-        if calls <= 5:
-            raise _fault()
-        return "written"
-
-    async def go() -> str:
-        writes = DurableWrites(
-            "room abc", events.append, lambda s: events.append("resumed"), 0.001, 0.004
-        )
-        result = await writes.write(write)
-        assert not writes.paused
-        return result
-
-    with caplog.at_level(logging.WARNING, "shengji.server.storage"):
-        assert asyncio.run(go()) == "written"
-    assert calls == 6
-    assert events == ["storage", "resumed"]  # one pause, one resume: not one per attempt
-    lines = [r.getMessage() for r in caplog.records]
-    assert len(lines) == 2, lines
-    assert "room abc: a write failed (OperationalError: database or disk is full)" in lines[0]
-    assert "5 failed attempts" in lines[1]
-
-
-def test_an_error_that_is_not_a_storage_fault_is_raised_at_once() -> None:
-    events: list[str] = []
-
-    async def bug() -> None:
+    async def bug(self: Store, *args: Any, **kwargs: Any) -> None:
         raise ValueError("not a disk problem")
 
-    async def go() -> None:
-        writes = DurableWrites("r", events.append, lambda s: events.append("r"), 0.001, 0.01)
-        with pytest.raises(ValueError):
-            await writes.write(bug)
+    with live_server(fast_settings(str(tmp_path))) as base:
+        ann = new_player(base, "ann")
+        c = Client(base, new_room(base, ann["token"])["code"], ann["token"])
+        c.wait(lambda m: m["t"] == "snapshot")
+        monkeypatch.setattr(Store, "log_rows", bug)
+        c.send({"t": "chat", "v": 2, "text": "hello"})
+        failed = c.wait(lambda m: m["t"] in ("error", "paused"))
+        assert failed["t"] == "error" and failed["code"] == "room-failed"  # never paused
+        c.close()
 
-    asyncio.run(go())
-    assert events == []
 
-
-def test_a_stopping_room_gives_up_a_write_that_keeps_failing() -> None:
-    async def never() -> None:
-        raise _fault()
-
-    async def go() -> None:
-        writes = DurableWrites("r", lambda r: None, lambda s: None, 10.0, 10.0)
-        task = asyncio.create_task(writes.write(never))
-        await asyncio.sleep(0.01)
-        assert writes.paused
-        writes.stop()
-        with pytest.raises(WritesStopped):
-            await asyncio.wait_for(task, 1.0)
-
-    asyncio.run(go())
+def test_a_stopping_room_gives_up_a_write_that_keeps_failing(tmp_path: Path) -> None:
+    settings, app = _faulty_server(tmp_path)
+    with live_server(settings, app) as base:
+        fault = WriteFault(app.state.store)
+        ann = new_player(base, "ann")
+        c = Client(base, new_room(base, ann["token"])["code"], ann["token"])
+        c.wait(lambda m: m["t"] == "snapshot")
+        fault.on()
+        c.send({"t": "chat", "v": 2, "text": "hello"})
+        c.wait(lambda m: m["t"] == "paused")
+        started = time.monotonic()
+    assert time.monotonic() - started < 10  # the server stopped: the room did not hang it
 
 
 def test_health_fails_with_the_reason_and_a_probe_brings_it_back() -> None:

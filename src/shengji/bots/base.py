@@ -12,6 +12,7 @@ from typing import Protocol, runtime_checkable
 
 from shengji.core.actions import Action
 from shengji.core.legal import LegalActions
+from shengji.core.state import DealState
 from shengji.core.views import DealView
 
 
@@ -31,7 +32,8 @@ class Bot(Protocol):
 
 
 class TimedBot:
-    """Wraps a bot and appends how long each decision took (seconds) to ``sink``."""
+    """Wraps a bot and appends how long each decision took (seconds of CPU time of the
+    deciding thread, so a busy machine does not inflate them) to ``sink``."""
 
     def __init__(self, bot: Bot, sink: list[float]) -> None:
         self.bot = bot
@@ -40,8 +42,14 @@ class TimedBot:
 
     def choose(self, view: DealView, legal: LegalActions) -> Action | None:
         """The wrapped bot's choice, timed."""
-        t = time.perf_counter()
+        t = time.thread_time()
         try:
             return self.bot.choose(view, legal)
         finally:
-            self.sink.append(time.perf_counter() - t)
+            self.sink.append(time.thread_time() - t)
+
+    def peek(self, deal: DealState) -> None:
+        """Pass the whole deal on to an omniscient bot (arena only; see ``driver``)."""
+        peek = getattr(self.bot, "peek", None)
+        if peek is not None:
+            peek(deal)

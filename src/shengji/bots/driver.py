@@ -34,6 +34,7 @@ from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, record_result
 from shengji.core.ruleset import Ruleset
+from shengji.core.state import Phase
 from shengji.core.views import view_for
 
 _DEAL = Deal()
@@ -134,24 +135,39 @@ def play_match(
             on_action(action, state, events)
         return events
 
+    def offer(seat: int) -> None:
+        """Ask ``seat``, who has just been dealt a card, whether it declares."""
+        legal = state.legal_actions(seat)
+        if legal:
+            choice = ask(bots[seat], seat, state, legal, True, wrap_errors)
+            if choice is not None:
+                step(choice, bots[seat])
+
     while not state.is_over and (deals is None or len(state.history) < deals):
-        actor = state.to_act
+        deal = state.deal
+        actor = deal.to_act
         if actor == SYSTEM:
+            if on_action is None:  # nobody listens: deal the whole hand without events
+                while deal.phase is Phase.DEALING:
+                    seat, card = deal.deal_in_place()
+                    actions.append("deal")
+                    if card >= 52 or card % 13 == deal.level:
+                        offer(seat)  # a level card or a joker opens a new declaration
+                        deal = state.deal
+                continue
             dealt = step(_DEAL)[0]
             assert isinstance(dealt, CardDealt)
-            if dealt.card < 52 and dealt.card % 13 != state.deal.level:
-                continue  # only a level card or a joker opens a new declaration
-            seat = dealt.seat
-            legal = state.legal_actions(seat)
-            if legal:
-                choice = ask(bots[seat], seat, state, legal, True, wrap_errors)
-                if choice is not None:
-                    step(choice, bots[seat])
+            if dealt.card >= 52 or dealt.card % 13 == state.deal.level:
+                offer(dealt.seat)
             continue
         assert actor is not None
-        legal = state.legal_actions(actor)
-        choice = ask(bots[actor], actor, state, legal, False, wrap_errors)
+        legal = deal.legal_actions(actor)
+        bot = bots[actor]
+        peek = getattr(bot, "peek", None)
+        if peek is not None:  # an omniscient reference bot (arena only) sees the whole deal
+            peek(deal)
+        choice = ask(bot, actor, state, legal, False, wrap_errors)
         assert choice is not None
-        step(choice, bots[actor])
+        step(choice, bot)
     record.result = record_result(state)
     return state, record

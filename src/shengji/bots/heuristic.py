@@ -28,7 +28,7 @@ from shengji.bots.declare import choose_declaration
 from shengji.bots.friend import choose_call, partners, sure_friend
 from shengji.bots.memory import Memory
 from shengji.bots.odds import Odds
-from shengji.bots.outlook import Outlook, Plays
+from shengji.bots.outlook import Outlook, Plays, unseen_points
 from shengji.bots.plays import cards_of, cheapest, realize, ruffs, same_shape_units, structured
 from shengji.core.actions import Action, Bury, Deal, Play
 from shengji.core.cards import points, points_of
@@ -96,8 +96,9 @@ class HeuristicBot:
             action = Play(seat, self._play(view, legal, ctx))
         else:
             return legal.sample(self.rng)
-        if action in legal:
-            return action
+        vouched = legal.vouch(action)  # checked once; the engine does not check it again
+        if vouched is not None:
+            return vouched
         self.fallbacks += 1  # never expected (tests check); keeps a game going
         return legal.sample(self.rng)
 
@@ -170,14 +171,14 @@ class HeuristicBot:
         hidden = 0 if holder else rs.kitty_size
         odds = Odds(mem, view.hand_sizes, hidden)
         if holder and view.kitty is not None:
-            kitty_points: float = points_of(view.kitty)
+            kitty_points = float(points_of(view.kitty))
         else:
             unseen_n = sum(mem.unseen)
-            unseen_pts = sum(points(k) * mem.unseen[k] for k in range(54))
+            unseen_pts = unseen_points(mem.unseen)
             kitty_points = unseen_pts * hidden / unseen_n if unseen_n else 0.0
         defenders = set(view.defenders)
         team = partners(view, seat)
-        def_points = sum(t.points for t in view.tricks if t.winner in defenders)
+        def_points = sum([t.points for t in view.tricks if t.winner in defenders])
         plays: Plays = [(s, tuple(c)) for s, c in view.trick]
         return Outlook(
             mem, odds, rs, seat, team, view.hand_counts, lead, plays, view.hand_sizes,

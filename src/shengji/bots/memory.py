@@ -70,7 +70,7 @@ class Memory:
                 self.played[c] += 1
             if i == 0:
                 continue
-            k = sum(1 for c in cards if es[c] == s)
+            k = sum([1 for c in cards if es[c] == s])
             if k < n:
                 self.voids[seat].add(s)
                 self.pairless[seat].add(s)

@@ -55,7 +55,7 @@ class Odds:
             pc = self.mem.unseen_pc(suit)
             got = [0] * (len(pc) + 1)
             for p in range(len(pc) - 1, -1, -1):
-                got[p] = got[p + 1] + sum(e[1] for e in pc[p])
+                got[p] = got[p + 1] + sum([e[1] for e in pc[p]])
             self._suffix[suit] = got
         return got
 

@@ -57,6 +57,15 @@ otherwise up to this much by rank."""
 Plays = list[tuple[int, tuple[int, ...]]]
 
 
+POINT_KINDS = tuple(k for k in range(54) if points(k))
+"""The card kinds that carry points (5s, 10s, Ks)."""
+
+
+def unseen_points(unseen: Sequence[int]) -> int:
+    """Points among the unseen cards (a count vector)."""
+    return sum([points(k) * unseen[k] for k in POINT_KINDS])
+
+
 def card_values(mem: Memory, hand: Sequence[int]) -> list[float]:
     """Future worth of each card kind in ``hand``: trumps by rank, boss cards high."""
     ctx = mem.ctx
@@ -69,7 +78,10 @@ def card_values(mem: Memory, hand: Sequence[int]) -> list[float]:
         npos = len(pc)
         above = [0] * (npos + 1)
         for p in range(npos - 1, -1, -1):
-            above[p] = above[p + 1] + sum(e[1] for e in pc[p])
+            n = above[p + 1]
+            for e in pc[p]:
+                n += e[1]
+            above[p] = n
         for k in kinds:
             if not hand[k]:
                 continue
@@ -117,7 +129,7 @@ class Outlook:
         self.kept = [0.0] * 54
         """The part of ``vals`` that is worth keeping for the last trick."""
         unseen_n = sum(mem.unseen)
-        unseen_pts = sum(points(k) * mem.unseen[k] for k in range(54))
+        unseen_pts = unseen_points(mem.unseen)
         self.avg_points = unseen_pts / unseen_n if unseen_n else 0.0
         self.sizes = sizes
         self.kitty_points = kitty_points
@@ -228,7 +240,7 @@ class Outlook:
     def cost(self, play: Sequence[int]) -> float:
         """Future worth of the cards of ``play`` (pairs broken count extra)."""
         vals, ctx = self.vals, self.ctx
-        c = sum(vals[k] for k in play)
+        c = sum([vals[k] for k in play])
         used: dict[int, int] = {}
         for k in play:
             f = ctx.face[k]
@@ -248,8 +260,8 @@ class Outlook:
         for s in {ctx.esuit[k] for k in play}:
             if s == TRUMP:
                 continue
-            left = sum(hand[k] for k in ctx.suit_kinds[s]) - sum(
-                1 for k in play if ctx.esuit[k] == s
+            left = sum([hand[k] for k in ctx.suit_kinds[s]]) - sum(
+                [1 for k in play if ctx.esuit[k] == s]
             )
             if left == 0:
                 bonus += VOID_BONUS
@@ -275,6 +287,6 @@ class Outlook:
         p, _wi = self.side_wins(plays, lead)
         done = {s for s, _ in plays}
         later = [s for s in self.later if s not in done]
-        stake = sum(points_of(c) for _, c in plays) + self.later_points(len(play), later)
+        stake = points_of([k for _, c in plays for k in c]) + self.later_points(len(play), later)
         stake += self.last_trick_bonus(lead_cards)
         return (2 * p - 1) * stake + CONTROL * p - self.cost(play) + self.void_bonus(play)

@@ -8,7 +8,15 @@ number of sampled worlds instead of a time budget, which makes it deterministic 
 >>> make_bot("random", seed=3).name
 'random'
 >>> bot_names()
-['heuristic', 'random', 'search']
+['beginner', 'expert', 'heuristic', 'normal', 'random', 'search']
+>>> LEVELS["expert"]
+'search:300'
+
+The levels offered to players (新手 / 普通 / 高手) are names for bots and budgets:
+``beginner`` (the heuristic with a third of its plays random), ``normal`` (``heuristic``) and
+``expert`` (``search`` at 300 ms of CPU per decision). ``cheat`` (``bots/cheat.py``) sees every
+hand: it is for the arena's ladder only, refused by ``parse_bot_spec`` (what the server and
+``shengji play`` check names with) and left out of ``bot_names``.
 >>> make_bot("search:50:random", seed=1).think_ms
 50.0
 >>> make_bot("search:16w", seed=1).samples
@@ -52,13 +60,33 @@ def _search(
     return SearchBot(seed, think_ms=think_ms, samples=samples, rollout=rollout)
 
 
-BOTS: dict[str, BotFactory] = {"random": _random, "heuristic": _heuristic, "search": _search}
+def _beginner(seed: int | str) -> Bot:
+    from shengji.bots.beginner import BeginnerBot
+
+    return BeginnerBot(seed)
+
+
+def _cheat(seed: int | str) -> Bot:
+    from shengji.bots.cheat import CheatBot
+
+    return CheatBot(seed)
+
+
+LEVELS: dict[str, str] = {"beginner": "beginner", "normal": "heuristic", "expert": "search:300"}
+"""Player levels (新手 / 普通 / 高手) and the bot spec each one is."""
+
+BOTS: dict[str, BotFactory] = {
+    "random": _random, "heuristic": _heuristic, "search": _search, "beginner": _beginner,
+}
 """Registered bot factories by name."""
+
+ARENA_ONLY: dict[str, BotFactory] = {"cheat": _cheat}
+"""Bots that see hidden cards: only the arena makes them (``bot_factory``); tables never."""
 
 
 def bot_names() -> list[str]:
-    """The registered bot names, sorted."""
-    return sorted(BOTS)
+    """The bot names a table or a player may use (levels included), sorted."""
+    return sorted([*BOTS, *(k for k in LEVELS if k not in BOTS)])
 
 
 MAX_THINK_MS = 60_000.0
@@ -83,7 +111,7 @@ class BotSpec:
     """Rollout policy of ``search`` (``random`` or ``heuristic``)."""
 
 
-def parse_bot_spec(name: str) -> BotSpec:
+def parse_bot_spec(name: str, arena: bool = False) -> BotSpec:
     """Parse and check a bot name; ``ValueError`` with a clear message if it is refused.
 
     >>> parse_bot_spec("Search:16w").samples
@@ -92,10 +120,26 @@ def parse_bot_spec(name: str) -> BotSpec:
     Traceback (most recent call last):
     ...
     ValueError: search think time must be ... ms in (0, 60000], not 'inf'; use search:<think ms>...
+    >>> parse_bot_spec("cheat")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: bot 'cheat' sees every hand: arena only...
+
+    A level name stands for its bot (``parse_bot_spec("expert").think_ms`` is 300.0);
+    ``arena=True`` also accepts the arena-only bots.
     """
     if not isinstance(name, str) or len(name) > MAX_SPEC_LENGTH:
         raise ValueError(f"a bot name is at most {MAX_SPEC_LENGTH} characters")
-    base, _, params = name.strip().lower().partition(":")
+    key = name.strip().lower()
+    if key in LEVELS and LEVELS[key] != key:
+        return parse_bot_spec(LEVELS[key])
+    base, _, params = key.partition(":")
+    if base in ARENA_ONLY:
+        if not arena:
+            raise ValueError(f"bot {base!r} sees every hand: arena only, never at a table")
+        if params:
+            raise ValueError(f"bot {base!r} takes no parameters (got {name!r})")
+        return BotSpec(base)
     if base not in BOTS:
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(bot_names())}")
     if not params:
@@ -134,14 +178,19 @@ def think_ms(text: str | float, what: str = "--think-ms") -> float:
     return value
 
 
+_BUILT_IN = BOTS.keys() | ARENA_ONLY.keys() | LEVELS.keys()
+"""Names (before any ``:``) that are no plug-in: bots, arena-only bots, player levels."""
+
+
 def bot_factory(name: str, allow_import: bool = False) -> BotFactory:
     """The factory of bot ``name`` (any case); ``ValueError`` naming the known bots, or
-    what is wrong with the parameters, if it is refused (``parse_bot_spec``).
+    what is wrong with the parameters, if it is refused (``parse_bot_spec``). It also makes
+    the arena-only bots: tables check names with ``parse_bot_spec`` first.
 
     Names not built in are looked up as plug-ins (``bots/plugins.py``): installed entry
     points, and ``package.module:Class`` import paths when ``allow_import``.
     """
-    if name.strip().lower().partition(":")[0] not in BOTS:
+    if name.strip().lower().partition(":")[0] not in _BUILT_IN:
         from shengji.bots import plugins
 
         found = plugins.find(name, allow_import)
@@ -149,8 +198,8 @@ def bot_factory(name: str, allow_import: bool = False) -> BotFactory:
             return found
         known = bot_names() + plugins.entry_point_names()
         raise ValueError(f"unknown bot {name!r}; known: {', '.join(known)}")
-    spec = parse_bot_spec(name)
-    factory = BOTS[spec.base]
+    spec = parse_bot_spec(name, arena=True)
+    factory = BOTS.get(spec.base) or ARENA_ONLY[spec.base]
     if spec == BotSpec(spec.base):  # no parameters
         return factory
     think = 1000.0 if spec.think_ms is None else spec.think_ms

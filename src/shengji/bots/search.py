@@ -5,9 +5,10 @@ candidate action plays the deal to its end with a fast rollout policy in every s
 picks the candidate with the best mean deal value for its side (levels, then points).
 Other phases (declaring, burying) are left to the heuristic bot, whose choice is also
 always the first candidate. A time budget
-(``think_ms``) bounds each decision; ``samples`` fixes the number of worlds instead, which
-makes it deterministic for a seed; a hard ``deadline`` (set by the server's bot runner) stops
-either.
+(``think_ms``, CPU time of the thinking thread, so a busy machine does not starve it of
+worlds) bounds each decision; ``samples`` fixes the number of worlds instead, which makes it
+deterministic for a seed; a hard ``deadline`` (wall clock, set by the server's bot runner)
+stops either. ``stats`` keeps worlds, rollouts and CPU seconds of every searched decision.
 
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.bots.driver import play_match
@@ -50,11 +51,12 @@ def deal_value(result: DealResult, seat: int) -> float:
     attacker points at ``POINT_WEIGHT`` each, which smooths the table's steps."""
     mine = seat in result.defenders
     ch = result.change
+    levels: float
     if ch.attackers_take_over:
         swing = ch.attacker_levels + 0.5
         levels = -swing if mine else swing
     else:
-        levels = ch.defender_levels if mine else -ch.defender_levels
+        levels = float(ch.defender_levels if mine else -ch.defender_levels)
     pts = result.attacker_points * POINT_WEIGHT
     return levels + (-pts if mine else pts)
 
@@ -98,6 +100,8 @@ class SearchBot:
         """Decisions searched (more than one candidate)."""
         self.overruled = 0
         """Decisions where the search left the policy's choice."""
+        self.stats: list[tuple[int, int, float]] = []
+        """``(worlds, rollouts, CPU seconds)`` of each searched decision."""
         self.deadline: float | None = None
         """A hard stop (a ``time.monotonic()`` value) set by whoever runs the bot (the
         server's bot runner): no world is started that would end past it, whatever
@@ -107,10 +111,9 @@ class SearchBot:
         """Search in the play phase; otherwise play as the rollout policy would."""
         if view.phase is not Phase.PLAYING or view.seat is None:
             return self.policy.choose(view, legal)
-        deadline = math.inf if self.samples is not None else self.think_ms / 1000
-        deadline += time.monotonic()
-        if self.deadline is not None:
-            deadline = min(deadline, self.deadline)
+        cpu0 = time.thread_time()
+        budget = math.inf if self.samples is not None else cpu0 + self.think_ms / 1000
+        wall = math.inf if self.deadline is None else self.deadline
         candidates = self.candidates(view, legal)
         if len(candidates) == 1:
             return candidates[0]
@@ -118,22 +121,27 @@ class SearchBot:
         diff = [0.0] * n  # paired gains over candidate 0, summed over worlds
         diff2 = [0.0] * n
         active = list(range(n))
-        worlds = 0
-        timed = deadline < math.inf
-        slowest = 0.0  # the longest rollout so far: none is started that would overrun
+        worlds = rollouts = 0
+        timed = budget < math.inf or wall < math.inf
+        # the longest rollout so far (CPU, wall): none is started that would overrun
+        slowest = slowest_wall = 0.0
         while len(active) > 1 and not (self.samples is not None and worlds >= self.samples):
-            if timed and time.monotonic() + slowest * len(active) >= deadline:
+            n_active = len(active)
+            if timed and (time.thread_time() + slowest * n_active >= budget
+                          or time.monotonic() + slowest_wall * n_active >= wall):
                 break  # a world only counts when every active candidate was played in it
             hands, kitty = sample_hidden(view, self.rng)
             values: dict[int, float] = {}
             for i in active:
-                start = time.monotonic()
-                if timed and start + slowest >= deadline:
+                start, start_wall = time.thread_time(), time.monotonic()
+                if timed and (start + slowest >= budget or start_wall + slowest_wall >= wall):
                     break
                 world = state_from_view(view, hands, kitty)
                 world.apply_in_place(candidates[i])
                 values[i] = deal_value(rollout(world, self.players), view.seat)
-                slowest = max(slowest, time.monotonic() - start)
+                rollouts += 1
+                slowest = max(slowest, time.thread_time() - start)
+                slowest_wall = max(slowest_wall, time.monotonic() - start_wall)
             if len(values) < len(active):
                 break
             worlds += 1
@@ -145,6 +153,7 @@ class SearchBot:
                 # Drop alternatives that are clearly no better than the policy's choice.
                 active = [i for i in active if i == 0 or _upper(diff[i], diff2[i], worlds) > 0]
         self.last_worlds = worlds
+        self.stats.append((worlds, rollouts, time.thread_time() - cpu0))
         self.searched += 1
         best = 0
         if worlds >= MIN_WORLDS:

@@ -172,6 +172,13 @@ def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(func=_replay)
 
 
+def _protocol_schema(_args: argparse.Namespace) -> int:
+    from shengji.server.wire_schema import schema_text
+
+    print(schema_text())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
@@ -183,6 +190,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_judge)
     p = sub.add_parser("demo", help="show the rules engine at work on a few examples")
     p.set_defaults(func=_demo)
+    p = sub.add_parser(
+        "protocol-schema",
+        help="print the server protocol's JSON Schema (generated from its messages)",
+    )
+    p.set_defaults(func=_protocol_schema)
     _add_arena(sub)
     _add_ladder(sub)
     _add_replay(sub)
@@ -202,7 +214,9 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--preset", default="classic", help="ruleset preset (default classic)")
     p.add_argument("--options", default=None, help="ruleset overrides as a JSON object")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p.add_argument("--bots", default="random", help="bot for the other seats (default random)")
+    p.add_argument("--bots", default="random",
+                   help="bot for the other seats (default random); or a level: beginner (新手), "
+                   "normal (普通), expert (高手)")
     p.add_argument("--deals", type=int, default=1, help="deals to play (default 1)")
     p.add_argument("--seed", default="1", help="shuffle seed")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="narration language")

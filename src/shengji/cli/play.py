@@ -19,7 +19,13 @@ from typing import Any, TextIO
 
 from shengji.bots.base import Bot
 from shengji.bots.driver import play_match
-from shengji.bots.registry import bot_factory, make_bot, with_think_ms
+from shengji.bots.registry import (
+    ARENA_ONLY,
+    bot_factory,
+    make_bot,
+    parse_bot_spec,
+    with_think_ms,
+)
 from shengji.cli.i18n import refusal, tr
 from shengji.cli.replay import Narrator
 from shengji.core.actions import (
@@ -300,7 +306,12 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
         options = json.loads(args.options) if args.options else None
         ruleset = preset(args.preset, options)
         args.bots = with_think_ms([args.bots], getattr(args, "think_ms", None))[0]
-        bot_factory(args.bots, allow_import=True)
+        try:
+            parse_bot_spec(args.bots)  # a table's check: levels yes, the arena-only cheat no
+        except ValueError:
+            if args.bots.strip().lower().partition(":")[0] in ARENA_ONLY:
+                raise
+            bot_factory(args.bots, allow_import=True)  # a plug-in (entry point, import path)
     except (ShengjiError, ValueError) as e:
         err.write(tr(lang, "play.error", why=e) + "\n")
         return 2

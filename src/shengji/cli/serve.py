@@ -49,7 +49,9 @@ def add_serve(
     p.add_argument("--bot-delay", dest="bot_delay_s", help="seconds a bot waits")
     p.add_argument("--seat-grace", dest="seat_grace_s", help="seconds before a bot stands in")
     p.add_argument(
-        "--log-level", help="uvicorn log level (default info; debug shows start-up tracebacks)"
+        "--log-level",
+        help="log level of the server and uvicorn (default info: one line per room event "
+        "worth an operator's eye; debug adds start-up tracebacks)",
     )
     p.add_argument(
         "--log-format",
@@ -131,7 +133,10 @@ async def _serve(
     from shengji.cli import startup_errors as startup
     from shengji.server.app import create_app
     from shengji.server.jsonlog import log_json_line, logging_config
+    from shengji.server.logs import configure_logging
 
+    if settings.log_format != "json":  # (json: every logger goes to the JSON handler)
+        configure_logging(settings.log_level)  # the rooms' and the store's lines, as text
     app = create_app(settings, lock)
     log_config = logging_config(settings.log_format, settings.log_level)
     server = uvicorn.Server(

@@ -60,7 +60,7 @@ def points(kind: int) -> int:
 
 def points_of(cards: Iterable[int]) -> int:
     """Points of several cards: ``points_of(parse_cards("S5 H10 DK"))`` is 25."""
-    return sum(_POINTS[c] for c in cards)
+    return sum([_POINTS[c] for c in cards])
 
 
 def parse_rank(text: str) -> int:

@@ -117,6 +117,8 @@ def state_from_view(
             public = candidates(call, view.dealer, rs.players, rs.decks, plays, None)
             s.friend_seat = next((p for p in public if hands[p][call.card]), None)
     s._to_act = _UNKNOWN
+    s._vouched = None
+    s._own = True
     return s
 
 

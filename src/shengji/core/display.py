@@ -38,7 +38,8 @@ from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import DealState, Phase, display_order
 
-SUIT_NAMES = ("S", "H", "D", "C", "T")
+SuitName = Literal["S", "H", "D", "C", "T"]
+SUIT_NAMES: tuple[SuitName, ...] = ("S", "H", "D", "C", "T")
 """An effective suit's letter on the wire: the four suits, ``T`` for trump."""
 
 

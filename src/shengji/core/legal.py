@@ -32,6 +32,7 @@ from shengji.core.actions import (
 from shengji.core.follow import (
     Lead,
     best_structure_key,
+    follow_refusal,
     legal_follows,
     multiset_combos,
     structure_key,
@@ -111,9 +112,12 @@ class LegalActions:
         ph = state.phase
         self.kind = "none"
         self.small: list[Action] = []
+        self.book: dict[int, Action] | None = None
+        """The state's vouch book (``DealState.vouch_book``) for the plays generated here."""
         if ph is Phase.PLAYING:
             if seat == state.to_act:
                 self.kind = "follow" if state.trick else "lead"
+                self.book = state.vouch_book()
         elif ph is Phase.DEALING:
             if seat == SYSTEM:
                 self.kind, self.small = "list", [Deal()]
@@ -142,6 +146,31 @@ class LegalActions:
         elif ph is Phase.NAMING and seat == state.to_act:
             self.kind = "list"
             self.small = [NameTrump(seat, suit) for suit in range(4)]
+
+    def _play(self, cards: tuple[int, ...]) -> Play:
+        """A generated play, vouched legal in this position (the engine skips re-checks)."""
+        act = Play(self.seat, cards)
+        if self.book is not None:
+            self.book[id(act)] = act
+        return act
+
+    def vouch(self, action: Action) -> Action | None:
+        """``action`` checked in full: None if it is not legal here, else an equal action
+        vouched for this position (the engine then applies it without checking again).
+        A follow is checked without copying the state."""
+        if self.kind == "follow" and isinstance(action, Play):
+            st, cards = self.state, action.cards
+            lead, ctx = st.lead, st.ctx
+            if action.seat != self.seat or lead is None or ctx is None:
+                return None
+            if not all(0 <= c < 54 for c in cards):
+                return None
+            if follow_refusal(lead, st.hands[self.seat], cards, ctx) is not None:
+                return None
+            return self._play(tuple(cards))
+        if action not in self:
+            return None
+        return self._play(action.cards) if isinstance(action, Play) else action
 
     def __contains__(self, action: object) -> bool:
         if self.kind == "none" or not isinstance(
@@ -172,7 +201,7 @@ class LegalActions:
             assert ctx is not None
             units = hand_units(st.hands[seat], ctx)
             seen = set(units)
-            yield from (Play(seat, u) for u in units)
+            yield from (self._play(u) for u in units)
             if st.ruleset.throw_policy == "never":
                 return
             cards = _cards(st.hands[seat])
@@ -184,19 +213,19 @@ class LegalActions:
                             continue
                         act = Play(seat, combo)
                         if st.ruleset.throw_policy == "validated" or st.is_legal(act):
-                            yield act
+                            yield self._play(combo)
         elif self.kind == "follow":
             lead = st.trick[0][1]
             ctx = st.ctx
             assert ctx is not None
             for combo in legal_follows(lead, st.hands[seat], ctx, st.ruleset):
-                yield Play(seat, combo)
+                yield self._play(combo)
 
     def sample(self, rng: random.Random, throw_chance: float = 0.05) -> Action:
         """One legal action drawn at random (uniform for small sets; see docs for big ones)."""
         st, seat = self.state, self.seat
         if self.kind == "follow":
-            return Play(seat, sample_follow(st, seat, rng))
+            return self._play(sample_follow(st, seat, rng))
         if self.kind == "list":
             return rng.choice(self.small)
         if self.kind == "bury":
@@ -214,7 +243,7 @@ class LegalActions:
             f = ctx.face[c]
             suit_units = hand_units(hand, ctx, (ctx.esuit[c],))
             units = [u for u in suit_units if any(ctx.face[x] == f for x in u)]
-            return Play(seat, rng.choice(units))
+            return self._play(rng.choice(units))
         raise ValueError(f"seat {seat} has no legal action now")
 
     def _random_throw(self, rng: random.Random, ctx: TrumpContext) -> Play | None:
@@ -230,7 +259,7 @@ class LegalActions:
         act = Play(seat, combo)
         if st.ruleset.throw_policy == "others-void" and not st.is_legal(act):
             return None
-        return act
+        return self._play(combo)
 
 
 def _take(pc: PosCounts, comps: list[Component], taken: list[tuple[int, int]]) -> bool:

@@ -18,7 +18,7 @@ deals the cards; while dealing any seat may also declare). ``legal_actions(seat)
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -167,6 +167,17 @@ def _hidden_overturns(declared: Sequence[Declaration], ruleset: Ruleset) -> int:
 _UNKNOWN = -2
 """``to_act`` not computed yet (states are immutable, so it is computed once)."""
 
+_LEGAL: list[Callable[[DealState, int], LegalActions]] = []
+"""``LegalActions`` once loaded (``core.legal`` imports this module, so it is loaded on first
+use rather than per call)."""
+
+
+def _load_legal() -> Callable[[DealState, int], LegalActions]:
+    from shengji.core.legal import LegalActions
+
+    _LEGAL.append(LegalActions)
+    return LegalActions
+
 
 def _next(seat: int, players: int) -> int:
     return (seat + 1) % players
@@ -223,7 +234,7 @@ FIELDS: tuple[str, ...] = (
 class DealState:
     """The whole state of one deal. Treat instances as immutable values."""
 
-    __slots__ = (*FIELDS, "_to_act")
+    __slots__ = (*FIELDS, "_to_act", "_vouched", "_own")
 
     ruleset: Ruleset
     seed: int | str
@@ -243,6 +254,12 @@ class DealState:
     passes: int
     turn: int
     _to_act: int | None
+    _vouched: dict[int, Action] | None
+    """Actions this state's own ``LegalActions`` generated, by identity (see ``vouch_book``);
+    reset by every transition, so a vouched action is legal exactly here."""
+    _own: bool
+    """Whether no other state shares this one's hand lists (then in-place transitions change
+    them directly; ``_copy`` shares them, so both lose ownership)."""
     trump: int | None
     ctx: TrumpContext | None
     kitty: tuple[int, ...]
@@ -363,6 +380,8 @@ class DealState:
         s.failed_seats = ()
         s.result = None
         s._to_act = _UNKNOWN
+        s._vouched = None
+        s._own = True
         return s
 
     def started_event(self) -> DealStarted:
@@ -415,6 +434,8 @@ class DealState:
         s.trump = self.trump
         s.turn = self.turn
         s._to_act = _UNKNOWN
+        s._vouched = None
+        s._own = self._own = False
         return s
 
     # ------------------------------------------------------------------ queries
@@ -478,9 +499,19 @@ class DealState:
 
     def legal_actions(self, seat: int) -> LegalActions:
         """What ``seat`` (or ``SYSTEM``) may do now; lazy for burials, leads and follows."""
-        from shengji.core.legal import legal_actions
+        make = _LEGAL[0] if _LEGAL else _load_legal()
+        return make(self, seat)
 
-        return legal_actions(self, seat)
+    def vouch_book(self) -> dict[int, Action]:
+        """The book of actions vouched legal in this very position (``LegalActions`` writes
+        the plays it generates into it, keyed by ``id``): ``apply`` skips re-checking an action
+        found there by identity. Any transition starts a new book, so a stale
+        ``LegalActions`` writes only into an orphaned one; an equal action built elsewhere
+        (a client's, a bot's own) is always checked in full."""
+        book = self._vouched
+        if book is None:
+            book = self._vouched = {}
+        return book
 
     def check(self, action: Action) -> None:
         """Raise ``IllegalAction`` if ``action`` is not legal now (changes nothing)."""
@@ -536,8 +567,23 @@ class DealState:
         """The state a transition writes: a copy, or (in place) this one."""
         if inplace:
             self._to_act = _UNKNOWN
+            self._vouched = None
             return self
         return self._copy()
+
+    def _hand_to_change(self, s: DealState, seat: int) -> list[int]:
+        """``seat``'s count vector in ``s`` (this state, or its fresh copy), safe to change:
+        in place, this state's own lists (copied once if shared); else a copy of that hand."""
+        if s is self:
+            if not self._own:
+                self.hands = tuple([list(h) for h in self.hands])
+                self._own = True
+            return self.hands[seat]
+        h = list(self.hands[seat])
+        hands = list(self.hands)
+        hands[seat] = h
+        s.hands = tuple(hands)
+        return h
 
     def _check_seat(self, seat: int) -> None:
         if seat != self.to_act:
@@ -565,28 +611,40 @@ class DealState:
 
     def _deal(self, inplace: bool) -> tuple[DealState, list[Event]]:
         s = self._target(inplace)
+        seat, c = self._deal_card(s)
+        events: list[Event] = [CardDealt(seat, seat, c), CardCountDealt(None, seat)]
+        if s.phase is Phase.BIDDING:
+            events.append(KittyShown(None, s.shown))
+        return s, events
+
+    def deal_in_place(self) -> tuple[int, int]:
+        """Fast path for simulations: ``apply_in_place(Deal())`` without building its events
+        (``CardDealt`` to the seat, ``CardCountDealt`` to all, ``KittyShown`` after the last
+        card under 竞标); returns ``(seat, card)``. Only for a state nobody else holds."""
+        if self.phase is not Phase.DEALING:
+            raise IllegalAction(Reason.WRONG_PHASE, f"cannot deal during {self.phase.value}")
+        return self._deal_card(self._target(True))
+
+    def _deal_card(self, s: DealState) -> tuple[int, int]:
+        """Deal the next card into ``s`` (this state or its fresh copy): ``(seat, card)``."""
         players = self.players
-        seat = (self.start + self.n_dealt) % players
-        c = self.deck[self.n_dealt]
-        h = list(self.hands[seat])
-        h[c] += 1
-        hands = list(self.hands)
-        hands[seat] = h
-        s.hands = tuple(hands)
+        n = self.n_dealt
+        seat = (self.start + n) % players
+        c = self.deck[n]
+        self._hand_to_change(s, seat)[c] += 1
         sizes = list(self.hand_sizes)
         sizes[seat] += 1
         s.hand_sizes = tuple(sizes)
-        s.n_dealt = self.n_dealt + 1
-        events: list[Event] = [CardDealt(seat, seat, c), CardCountDealt(None, seat)]
-        if s.n_dealt == players * self.ruleset.hand_size and self.auction is not None:
-            s.phase = Phase.BIDDING
-            s.shown = self.kitty[: self.ruleset.kitty_shown]
-            events.append(KittyShown(None, s.shown))
-        elif s.n_dealt == players * self.ruleset.hand_size:
-            s.phase = Phase.DECLARING
-            s.turn = self.start
-            s.passes = 0
-        return s, events
+        s.n_dealt = n = n + 1
+        if n == players * self.ruleset.hand_size:
+            if self.auction is not None:
+                s.phase = Phase.BIDDING
+                s.shown = self.kitty[: self.ruleset.kitty_shown]
+            else:
+                s.phase = Phase.DECLARING
+                s.turn = self.start
+                s.passes = 0
+        return seat, c
 
     def _declare(self, action: Declare, inplace: bool) -> tuple[DealState, list[Event]]:
         ph, seat = self.phase, action.seat
@@ -775,12 +833,9 @@ class DealState:
         return events
 
     def _give_kitty(self, seat: int) -> list[Event]:
-        h = list(self.hands[seat])
+        h = self._hand_to_change(self, seat)
         for c in self.kitty:
             h[c] += 1
-        hands = list(self.hands)
-        hands[seat] = h
-        self.hands = tuple(hands)
         sizes = list(self.hand_sizes)
         sizes[seat] += len(self.kitty)
         self.hand_sizes = tuple(sizes)
@@ -805,12 +860,9 @@ class DealState:
             raise IllegalAction(Reason.BAD_KITTY, f"bury exactly {k} cards")
         self._check_holds(action.seat, action.cards)
         s = self._target(inplace)
-        h = list(self.hands[action.seat])
+        h = self._hand_to_change(s, action.seat)
         for c in action.cards:
             h[c] -= 1
-        hands = list(self.hands)
-        hands[action.seat] = h
-        s.hands = tuple(hands)
         sizes = list(self.hand_sizes)
         sizes[action.seat] -= k
         s.hand_sizes = tuple(sizes)
@@ -887,10 +939,15 @@ class DealState:
 
     def _play(self, action: Play, inplace: bool) -> tuple[DealState, list[Event]]:
         seat, cards = action.seat, action.cards
-        self._check_seat(seat)
-        if not cards:
-            raise IllegalAction(Reason.EMPTY_PLAY, "play at least one card")
-        self._check_holds(seat, cards)
+        book = self._vouched
+        # An action this position's LegalActions generated is legal: skip the re-checks.
+        # Everything else (clients, bots' own objects) is checked in full.
+        vouched = book is not None and book.get(id(action)) is action
+        if not vouched:
+            self._check_seat(seat)
+            if not cards:
+                raise IllegalAction(Reason.EMPTY_PLAY, "play at least one card")
+            self._check_holds(seat, cards)
         ctx = self.ctx
         assert ctx is not None
         rs = self.ruleset
@@ -898,9 +955,10 @@ class DealState:
         penalty_delta = 0
         failed = 0
         if not self.trick:
-            if suit_of_play(cards, ctx) is None:
+            if not vouched and suit_of_play(cards, ctx) is None:
                 raise IllegalAction(Reason.MIXED_LEAD, "a lead is cards of one suit")
-            if len(analyse_lead(cards, ctx, rs).units) > 1:
+            lead = analyse_lead(cards, ctx, rs)
+            if len(lead.units) > 1:  # a throw: vouched or not, the others' hands decide it
                 others = [self.hands[p] for p in range(self.players) if p != seat]
                 res = check_throw(cards, others, ctx, rs)
                 if not res.valid:
@@ -911,20 +969,18 @@ class DealState:
                     penalty_delta = pen if seat in self.defenders else -pen
                     failed = 1
                     cards = res.play
-            lead = analyse_lead(cards, ctx, rs)
+                    lead = analyse_lead(cards, ctx, rs)
         else:
             assert self.lead is not None
             lead = self.lead
-            refusal = follow_refusal(lead, self.hands[seat], cards, ctx)
-            if refusal is not None:
-                raise IllegalAction(*refusal)
+            if not vouched:
+                refusal = follow_refusal(lead, self.hands[seat], cards, ctx)
+                if refusal is not None:
+                    raise IllegalAction(*refusal)
         s = self._target(inplace)
-        h = list(self.hands[seat])
+        h = self._hand_to_change(s, seat)
         for c in cards:
             h[c] -= 1
-        hands = list(self.hands)
-        hands[seat] = h
-        s.hands = tuple(hands)
         sizes = list(self.hand_sizes)
         sizes[seat] -= len(cards)
         s.hand_sizes = tuple(sizes)
@@ -961,7 +1017,7 @@ class DealState:
         plays = [c for _, c in self.trick]
         wi = trick_winner(plays, ctx, self.ruleset)
         winner = self.trick[wi][0]
-        pts = sum(points_of(p) for p in plays)
+        pts = points_of([c for p in plays for c in p])
         if winner in self.defenders:
             self.defender_points += pts
         else:
@@ -975,7 +1031,7 @@ class DealState:
         last_trick = self.trick
         self.trick = ()
         self.lead = None
-        if sum(self.hand_sizes) == 0:
+        if not any(self.hand_sizes):
             events.extend(self._end(winner, last_trick[0][1], last_trick[wi][1]))
         return events
 

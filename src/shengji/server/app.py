@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,6 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.types import ASGIApp
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from shengji.bots.registry import bot_names
 from shengji.core.ruleset import PRESETS
@@ -28,18 +26,18 @@ from shengji.server.bots_runner import BotRunner
 from shengji.server.datadir_lock import DataDirLock
 from shengji.server.expiry import Janitor
 from shengji.server.headers import SecurityHeaders
-from shengji.server.health import STORAGE_DOWN, health_response, install_storage_handler
+from shengji.server.health import health_response, install_storage_handler
 from shengji.server.history import game_entry, install_history, record_filename
 from shengji.server.lan import is_loopback, share_base
 from shengji.server.lobby import Lobby, LobbyError, LobbyFull, preset_catalog
 from shengji.server.names import BadName, clean_name
 from shengji.server.quotas import OverQuota, Quotas, address_key
 from shengji.server.ready import ready_response
-from shengji.server.rooms import Conn, Room
+from shengji.server.rooms import Room
 from shengji.server.settings import Settings
+from shengji.server.sockets import serve_socket
 from shengji.server.storage import Player, Store
 from shengji.server.validate import OptionError, room_bots, room_ruleset
-from shengji.server.write_faults import is_storage_fault
 
 log = logging.getLogger("shengji.server")
 
@@ -68,26 +66,9 @@ class NewRoom(BaseModel):
     "house": A, "slam_points": 6, "overturn_doubling": true}``; omitted: the preset's default
     (``preset_info`` ``stakes``: plain, 欢乐豆 for ``huanle``; server/stakes.py;
     ``overturn_doubling`` left out: on for 欢乐豆 only)."""
-
-
-class TokenBucket:
-    """Per-connection rate limit: ``rate`` messages a second, bursts up to ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        """Spend one token if there is one."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+    table: dict[str, Any] | None = None
+    """The room's pace: ``{"turn_s": 30, "long_turn_s": 60, "next_deal_s": 30}`` (seconds,
+    0: off; omitted: the defaults of a public or private room, server/table/options.py)."""
 
 
 def _room_json(room: Room) -> Any:
@@ -195,6 +176,10 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             "presets": sorted(PRESETS),
             "preset_info": preset_catalog(),
             "bots": bot_names(),
+            "table": {  # the create-room form's pace defaults (room option ``table``)
+                "public": lobby().pace_defaults(private=False).to_dict(),
+                "private": lobby().pace_defaults(private=True).to_dict(),
+            },
         }
 
     @app.post("/api/players")
@@ -238,7 +223,13 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             ruleset = room_ruleset(body.preset, body.options)
             bots = room_bots(body.bots, ruleset.players, settings.bot_budget_s)
             room = await lobby().create(
-                player.id, body.preset, body.options, body.private, body.max_deals, body.stakes
+                player.id,
+                body.preset,
+                body.options,
+                body.private,
+                body.max_deals,
+                body.stakes,
+                body.table,
             )
         except OptionError as e:
             return JSONResponse({"detail": e.message, "field": e.field}, status_code=400)
@@ -313,143 +304,8 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
     @app.websocket("/ws/{code}")
     async def ws_room(ws: WebSocket, code: str) -> None:
         with metrics.connection():
-            await _serve_socket(ws, code, lobby(), store(), settings, app.state.auth_gate)
+            await serve_socket(ws, code, lobby(), store(), settings, app.state.auth_gate)
 
     if WEB_STATIC.is_dir():  # last: the routes above win
         app.mount("/", StaticFiles(directory=WEB_STATIC, html=True), name="web")
     return app
-
-
-async def _send_now(ws: WebSocket, msg: wire.ServerMsg) -> None:
-    with contextlib.suppress(Exception):
-        await ws.send_text(wire.encode(msg).decode())
-
-
-async def _writer(ws: WebSocket, conn: Conn) -> None:
-    try:
-        while True:
-            data = await conn.queue.get()
-            if data is None:
-                break
-            await ws.send_text(data.decode())
-    except Exception:
-        conn.open = False
-    finally:
-        with contextlib.suppress(Exception):
-            if ws.application_state is WebSocketState.CONNECTED:
-                await ws.close(conn.close_code)
-
-
-def _frame(message: Any) -> str | bytes | None:
-    text = message.get("text")
-    if text is not None:
-        return str(text)
-    data = message.get("bytes")
-    return None if data is None else bytes(data)
-
-
-async def _serve_socket(
-    ws: WebSocket,
-    code: str,
-    lobby: Lobby,
-    store: Store,
-    settings: Settings,
-    auth_gate: asyncio.Semaphore,
-) -> None:
-    await ws.accept()
-    room = lobby.get(code)
-    if room is None:
-        await _send_now(ws, wire.Error(seq=0, code="no-room", message="no such room"))
-        await ws.close(4404)
-        return
-    try:
-        first = await asyncio.wait_for(ws.receive(), 15)
-    except (TimeoutError, WebSocketDisconnect):
-        await ws.close(4408)
-        return
-    raw = _frame(first)
-    hello: wire.ClientMessage | None = None
-    if raw is not None and len(raw) <= settings.max_message_bytes:
-        with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
-            hello = wire.decode_client(raw)
-    if not isinstance(hello, wire.Hello):
-        await _send_now(
-            ws, wire.Error(seq=room.seq, code="hello-first", message="send hello first")
-        )
-        await ws.close(4400)
-        return
-    try:
-        async with auth_gate:
-            player = await store.player_by_token(hello.token)
-    except Exception as e:
-        if not is_storage_fault(e):
-            raise
-        store.health.failed(e)
-        await _send_now(ws, wire.Error(seq=room.seq, code="storage", message=STORAGE_DOWN))
-        await ws.close(1013)  # try again later
-        return
-    if player is None:
-        await _send_now(ws, wire.Error(seq=room.seq, code="auth", message="unknown token"))
-        await ws.close(4401)
-        return
-    conn = Conn(player, settings.send_queue)
-    conn.presence_delta = hello.presence == "delta"
-    writer = asyncio.create_task(_writer(ws, conn))
-    await room.join(conn, hello.last_seq)
-    bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
-    strikes = 0
-    try:
-        while conn.open:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            raw = _frame(message)
-            if raw is None:
-                continue
-            if not bucket.take():
-                strikes += 1
-                if strikes > 100:
-                    break
-                conn.send(
-                    wire.encode(
-                        wire.Error(
-                            seq=room.seq,
-                            code="rate-limited",
-                            message="too many messages; slow down",
-                        )
-                    )
-                )
-                continue
-            if len(raw) > settings.max_message_bytes:
-                conn.send(
-                    wire.encode(
-                        wire.Error(
-                            seq=room.seq,
-                            code="too-big",
-                            message=f"messages are at most {settings.max_message_bytes} bytes",
-                        )
-                    )
-                )
-                continue
-            try:
-                msg = wire.decode_client(raw)
-            except (msgspec.DecodeError, msgspec.ValidationError) as e:
-                conn.send(
-                    wire.encode(wire.Error(seq=room.seq, code="bad-message", message=str(e)[:200]))
-                )
-                continue
-            if isinstance(msg, wire.Hello):
-                conn.send(
-                    wire.encode(
-                        wire.Error(seq=room.seq, code="bad-message", message="already said hello")
-                    )
-                )
-                continue
-            room.submit(conn, msg)
-    except WebSocketDisconnect:
-        pass
-    finally:
-        room.gone(conn)
-        conn.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, 5)

@@ -56,6 +56,7 @@ from shengji.core.events import (
 from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, replay_steps
 from shengji.core.state import DealState, Phase, display_order
+from shengji.server.table.model import Table
 from shengji.server.table_view import deal_summary, finished_deal, level_names
 
 __all__ = ["install_history", "live_record", "record_filename", "replay_positions"]
@@ -326,26 +327,19 @@ def game_entry(row: dict[str, Any]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- live matches
 
 
-def live_record(room: Any) -> GameRecord | None:
-    """The match a room is playing, as a record (its secret seed stays on the server: only
+def live_record(table: Table) -> GameRecord | None:
+    """The match a table is playing, as a record (its secret seed stays on the server: only
     positions rendered from it leave). None between matches."""
-    if getattr(room, "match", None) is None or room.status != "playing":
+    if table.match is None or not table.playing:
         return None
     return GameRecord(
-        room.ruleset.to_dict(),
-        room.match_seed(),
+        table.config.ruleset.to_dict(),
+        table.match_seed(),
         None,
-        list(room.actions),
+        list(table.actions),
         {},
-        [s.name or s.kind for s in room.seats],
+        [s.name or s.kind for s in table.seats],
     )
-
-
-def _seat_of(room: Any, player_id: str) -> int | None:
-    for i, s in enumerate(room.seats):
-        if s.kind == "human" and s.player == player_id:
-            return i
-    return None
 
 
 # --------------------------------------------------------------------------- routes
@@ -387,11 +381,12 @@ def install_history(app: FastAPI, store: Callable[[], Any], lobby: Callable[[], 
         room = lobby().get(code)
         if room is None:
             raise HTTPException(404, "no such room")
-        record = live_record(room)
+        table: Table = room.table
+        record = live_record(table)
         if record is None:
             raise HTTPException(404, "no match is being played")
         player = await viewer(authorization)
-        seat = None if player is None else _seat_of(room, player.id)
+        seat = None if player is None else table.seat_of(player.id)
         positions = replay_positions(record, seat, reveal=False)
         positions["room"] = code
         return positions

@@ -19,6 +19,7 @@ from shengji.server.rooms import Room
 from shengji.server.settings import Settings
 from shengji.server.stakes import StakeRules
 from shengji.server.storage import Store
+from shengji.server.table import TableOptions
 from shengji.server.validate import (
     OptionError,
     room_max_deals,
@@ -86,7 +87,12 @@ class Lobby:
         self.settings = settings
         self.store = store
         self.bots = bots
+        self.pace = TableOptions.from_settings(settings)
+        """New rooms' pace (room options) unless their creator chose theirs."""
         self.rooms: dict[str, Room] = {}
+        self.failed: dict[str, str] = {}
+        """Rooms that failed while this server ran (quarantined), by code: a client that
+        comes to one is told so (``room-failed``) rather than ``no-room``."""
         self._lock = asyncio.Lock()
 
     async def restore(self) -> int:
@@ -109,9 +115,12 @@ class Lobby:
                     settings=self.settings,
                     store=self.store,
                     bots=self.bots,
+                    stakes=StakeRules.from_dict(stored.stakes),
+                    owner=stored.owner,
+                    options=TableOptions.from_dict(
+                        stored.state.get("options"), stored.private, self.pace
+                    ),
                 )
-                room.stakes = StakeRules.from_dict(stored.stakes)
-                room.owner = stored.owner
                 room.restore(stored.state, stored.last_seq, stored.actions)
                 for seat in room.seats:  # a bot spec refused since it was seated
                     if seat.kind == "bot":
@@ -130,6 +139,10 @@ class Lobby:
             self._add(room)
         return len(self.rooms)
 
+    def pace_defaults(self, private: bool) -> TableOptions:
+        """The pace a new public or private room gets unless its creator chooses."""
+        return TableOptions.defaults(private, self.pace)
+
     def _add(self, room: Room) -> None:
         """Keep and start a room; a room that fails is forgotten (quarantined)."""
         room.on_failure = self._forget
@@ -139,6 +152,7 @@ class Lobby:
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+        self.failed[room.code] = room.failed or "failed"
 
     async def create(
         self,
@@ -148,6 +162,7 @@ class Lobby:
         private: bool,
         max_deals: int | None,
         stakes: dict[str, Any] | None = None,
+        table: dict[str, Any] | None = None,
     ) -> Room:
         """A new room (its code is unguessable); ``stakes`` says what it plays for
         (``{"kind": "coins", "coefficient": 1000}``; None: the preset's default, plain for
@@ -159,6 +174,7 @@ class Lobby:
         if stakes is None and preset_name in PRESET_INFO:  # the preset's own (huanle: 欢乐豆)
             stakes = dict(PRESET_INFO[preset_name].stakes)
         rules = room_stakes(stakes)
+        pace = TableOptions.parse(table, private, self.pace)  # OptionError names the field
         code = secrets.token_urlsafe(12)
         seed = secrets.token_hex(8)
         room = Room(
@@ -172,9 +188,10 @@ class Lobby:
             settings=self.settings,
             store=self.store,
             bots=self.bots,
+            stakes=rules,
+            owner=creator,
+            options=pace,
         )
-        room.stakes = rules
-        room.owner = creator
         room.rid = await self.store.create_room(
             code,
             preset_name,

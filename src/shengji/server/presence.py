@@ -19,7 +19,7 @@ came or changed, who left); others get the whole list when it changed.
 >>> board.flush([a, b], 8)  # ann: a delta (bob came); bob: the whole list
 2
 >>> a.got[-1]
-b'{"t":"presence_delta","joined":[{"player":"bob","name":"bob","seat":null}],"left":[],"v":2,"seq":8}'
+b'{"t":"presence_delta","joined":[{"player":"bob","name":"bob","seat":null}],"left":[],"away":[],"v":2,"seq":8}'
 >>> board.flush([a, b], 9)  # nothing changed: nothing sent
 0
 """
@@ -27,11 +27,11 @@ b'{"t":"presence_delta","joined":[{"player":"bob","name":"bob","seat":null}],"le
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Protocol
+from typing import Protocol
 
 from shengji.server import wire
 
-Entry = dict[str, Any]
+Entry = wire.PresenceEntry
 
 
 class Viewer(Protocol):
@@ -57,22 +57,25 @@ class PresenceBoard:
 
     def __init__(self) -> None:
         self.sent: dict[str, Entry] = {}
+        self.away: list[int] = []
 
     @staticmethod
     def current(conns: Iterable[Viewer]) -> dict[str, Entry]:
         """Who is connected now, one entry per player (several tabs are one)."""
         now: dict[str, Entry] = {}
         for c in conns:
-            now[c.player_id] = {"player": c.player_id, "name": c.name, "seat": c.seat}
+            now[c.player_id] = wire.PresenceEntry(player=c.player_id, name=c.name, seat=c.seat)
         return now
 
-    def flush(self, conns: Iterable[Viewer], seq: int) -> int:
-        """Send each connection what it has not heard yet; returns the messages sent."""
+    def flush(self, conns: Iterable[Viewer], seq: int, away: list[int] | None = None) -> int:
+        """Send each connection what it has not heard yet; returns the messages sent.
+        ``away``: the seats a human holds with no connection (their plates say "away")."""
         conns = list(conns)
         now = self.current(conns)
+        away = sorted(away or [])
         joined = [e for pid, e in now.items() if self.sent.get(pid) != e]
         left = [pid for pid in self.sent if pid not in now]
-        changed = bool(joined or left)
+        changed = bool(joined or left) or away != self.away
         full: bytes | None = None
         delta: bytes | None = None
         sent = 0
@@ -81,13 +84,16 @@ class PresenceBoard:
                 continue
             if c.presence_delta and c.presence_synced:
                 if delta is None:
-                    delta = wire.encode(wire.PresenceDelta(seq=seq, joined=joined, left=left))
+                    msg = wire.PresenceDelta(seq=seq, joined=joined, left=left, away=away)
+                    delta = wire.encode(msg)
                 c.send(delta)
             else:
                 if full is None:
-                    full = wire.encode(wire.Presence(seq=seq, players=list(now.values())))
+                    msg_full = wire.Presence(seq=seq, players=list(now.values()), away=away)
+                    full = wire.encode(msg_full)
                 c.send(full)
                 c.presence_synced = True
             sent += 1
         self.sent = now
+        self.away = away
         return sent

@@ -49,8 +49,20 @@ class Settings(BaseSettings):
     """Pause after a deal ends so players can read the summary."""
     seat_grace_s: float = Field(default=30.0, ge=0)
     """A disconnected player's seat is played by a bot after this many seconds."""
+    waiting_grace_s: float = Field(default=60.0, ge=0)
+    """Between matches, a seated player gone this long loses the seat (it is freed)."""
     substitute_bot: str = "random"
     """Registry name of the bot that stands in for an absent player."""
+    auto_bot: str = "heuristic"
+    """Registry name of the bot that plays for a seat on 托管 (timed out, or asked for)."""
+    turn_s: float = Field(default=30.0, ge=0)
+    """A new public room's turn timer (room option ``table.turn_s``; 0: none). Private rooms
+    have none unless their creator sets one."""
+    long_turn_s: float = Field(default=60.0, ge=0)
+    """A new public room's timer to bury, call a friend, bid or name trump."""
+    next_deal_s: float = Field(default=30.0, ge=0)
+    """How long a new room's deal summary waits for every player's "next deal" (0: it
+    waits only ``deal_end_pause_s``)."""
 
     log_size: int = Field(default=1024, ge=16)
     """Messages kept per room for reconnecting clients (older: a snapshot instead)."""

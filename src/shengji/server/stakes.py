@@ -20,13 +20,54 @@ whose first card finds them seated.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, MutableMapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
+from shengji.core.match import MatchState
 from shengji.core.stakes import PLAIN, DealOutcome, Settlement, StakeRules, deal_outcome
+from shengji.core.state import DealResult
 
 if TYPE_CHECKING:
-    from shengji.server.rooms import Room
+    from shengji.server.storage import Store
+
+
+class SeatLike(Protocol):
+    """What settling reads of a seat."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def player(self) -> str | None: ...
+
+
+class Room(Protocol):
+    """What settling reads of a room (its stakes, match, seats and rosters)."""
+
+    @property
+    def stakes(self) -> StakeRules: ...
+
+    @property
+    def match(self) -> MatchState | None: ...
+
+    @property
+    def match_no(self) -> int: ...
+
+    @property
+    def rid(self) -> int: ...
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def seats(self) -> Sequence[SeatLike]: ...
+
+    @property
+    def rosters(self) -> MutableMapping[int, list[str | None]]: ...
 
 log = logging.getLogger("shengji.server.stakes")
 
@@ -40,6 +81,7 @@ __all__ = [
     "rosters_from_state",
     "seat_players",
     "settle_deals",
+    "settle_listed",
     "settle_new_deals",
 ]
 
@@ -126,21 +168,38 @@ async def settle_unsettled(room: Room) -> list[DealSettled]:
     m = room.match
     if rules.kind == "plain" or m is None or not m.history:
         return []
-    out: list[DealSettled] = []
     done = await room.store.settled_deals(room.rid, room.match_no)
-    for d in m.history:
-        if d.deal_no in done:
-            room.rosters.pop(d.deal_no, None)  # never needed again
+    for deal_no in done:
+        room.rosters.pop(deal_no, None)  # never needed again
+    listed = [(d.deal_no, d.result, roster_of(room, d.deal_no)) for d in m.history]
+    return await settle_listed(room.store, room.rid, room.match_no, rules, listed, done)
+
+
+async def settle_listed(
+    store: Store,
+    room_id: int,
+    match_no: int,
+    rules: StakeRules,
+    deals: Iterable[tuple[int, DealResult, Sequence[str | None]]],
+    done: set[int] | None = None,
+) -> list[DealSettled]:
+    """Settle each ``(deal_no, result, players)`` not settled yet (``done``: the deal
+    numbers settled before, read from the store when not given); returns each deal settled
+    now and each one left unsettled because a side has no human. Raises what the database
+    raised (settling a deal twice changes nothing, so a retry is safe)."""
+    if done is None:
+        done = await store.settled_deals(room_id, match_no)
+    out: list[DealSettled] = []
+    for deal_no, result, seated in deals:
+        if deal_no in done:
             continue
-        players = roster_of(room, d.deal_no)
-        if not human_on_each_side(deal_outcome(d.result, len(players)), players):
-            out.append(DealSettled(d.deal_no, tuple(players), None))
+        players = list(seated)
+        if not human_on_each_side(deal_outcome(result, len(players)), players):
+            out.append(DealSettled(deal_no, tuple(players), None))
             continue
-        s = await room.store.settle_deal(
-            room.rid, room.match_no, d.deal_no, d.result, rules, players
-        )
+        s = await store.settle_deal(room_id, match_no, deal_no, result, rules, players)
         if s is not None:
-            out.append(DealSettled(d.deal_no, tuple(players), s))
+            out.append(DealSettled(deal_no, tuple(players), s))
     return out
 
 

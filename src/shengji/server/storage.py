@@ -1,18 +1,16 @@
-"""Persistence: SQLAlchemy 2 async models and one repository.
+"""Persistence: the one repository, ``Store`` (the tables are in server/storage_models.py).
 
-Tables: ``players`` (guest name + hash of the session token), ``rooms`` (ruleset, seed and
-seating), ``room_log`` (every sequenced room message, game actions among them, written
-before it is broadcast), ``games`` (finished matches as GameRecord JSON) and
-``game_players``; for stakes (docs/rules.md 75–89) ``player_stakes`` (rating and balances),
-``room_stakes`` (what a room plays for), ``deal_settlements`` (one row per settled deal: the
-key that keeps settling idempotent) and ``stake_ledger`` (one row per player per deal).
+This file is longer than most (~700 lines) for a reason: ``Store`` is the only code that
+speaks SQL, one method per query, and keeping them in one class keeps every transaction
+boundary and the group-commit writer in view together.
+
 The tables are made and changed by migrations (server/schema.py, server/migrations): a
-model changed here needs a new revision there. Writes go through one writer task that
-commits whatever is queued in one transaction (group commit), so a busy server pays one
-commit for many tables; a deal's stakes are settled in a transaction of their own
-(``settle_deal``). Every write reports to ``Store.health`` (server/write_faults.py): while
-writes fail, ``/healthz`` says so and a ``heartbeat`` row is rewritten with backoff until
-the database takes writes again.
+model changed in storage_models.py needs a new revision there. Writes go through one
+writer task that commits whatever is queued in one transaction (group commit), so a busy
+server pays one commit for many tables; a deal's stakes are settled in a transaction of
+their own (``settle_deal``). Every write reports to ``Store.health``
+(server/write_faults.py): while writes fail, ``/healthz`` says so and a ``heartbeat`` row is
+rewritten with backoff until the database takes writes again.
 """
 
 from __future__ import annotations
@@ -31,14 +29,6 @@ from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import (
-    Boolean,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Text,
-    UniqueConstraint,
     delete,
     event,
     func,
@@ -54,161 +44,38 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from shengji.core.stakes import Settlement, StakeRules, settle
 from shengji.core.state import DealResult
 from shengji.server import schema
+from shengji.server.fault_drill import install_from_env
+from shengji.server.storage_models import (
+    STARTING_BEANS as STARTING_BEANS,
+)
+from shengji.server.storage_models import (
+    STARTING_COINS as STARTING_COINS,
+)
+from shengji.server.storage_models import (
+    STARTING_RATING as STARTING_RATING,
+)
+from shengji.server.storage_models import (
+    Base as Base,
+)
+from shengji.server.storage_models import (
+    DealSettlementRow,
+    GamePlayerRow,
+    GameRow,
+    HeartbeatRow,
+    LedgerRow,
+    LogRow,
+    PlayerRow,
+    PlayerStakesRow,
+    QuarantineRow,
+    RoomRow,
+    RoomStakesRow,
+)
+from shengji.server.storage_models import new_stakes as _new_stakes
 from shengji.server.write_faults import WriteHealth, is_storage_fault
-
-
-class Base(DeclarativeBase):
-    """Declarative base of the server's tables."""
-
-
-class PlayerRow(Base):
-    """A guest player: a name and the hash of the token its client holds."""
-
-    __tablename__ = "players"
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    name: Mapped[str] = mapped_column(String(64))
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    created: Mapped[float] = mapped_column(Float)
-
-
-class RoomRow(Base):
-    """A room: what it plays and (in ``state``) who sits where, as JSON."""
-
-    __tablename__ = "rooms"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    code: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    preset: Mapped[str] = mapped_column(String(32))
-    ruleset: Mapped[str] = mapped_column(Text)
-    seed: Mapped[str] = mapped_column(String(64))
-    private: Mapped[bool] = mapped_column(Boolean, default=False)
-    max_deals: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    created_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    state: Mapped[str] = mapped_column(Text)
-    closed: Mapped[bool] = mapped_column(Boolean, default=False)
-    created: Mapped[float] = mapped_column(Float)
-
-
-class LogRow(Base):
-    """One sequenced room message; ``kind`` ``action`` rows are replayed on restart."""
-
-    __tablename__ = "room_log"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
-    seq: Mapped[int] = mapped_column(Integer)
-    match_no: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(16))
-    data: Mapped[str] = mapped_column(Text)
-    at: Mapped[float] = mapped_column(Float)
-    __table_args__ = (Index("ix_room_log_room_match", "room_id", "match_no", "kind"),)
-
-
-class GameRow(Base):
-    """A finished match as a GameRecord JSON document."""
-
-    __tablename__ = "games"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
-    match_no: Mapped[int] = mapped_column(Integer)
-    record: Mapped[str] = mapped_column(Text)
-    finished: Mapped[float] = mapped_column(Float)
-
-
-class GamePlayerRow(Base):
-    """Which player sat where in a game."""
-
-    __tablename__ = "game_players"
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[str] = mapped_column(String(32), index=True)
-
-
-class QuarantineRow(Base):
-    """A room set aside: it could not be restored, or it failed while running. It is never
-    loaded again until an admin releases it (``shengji rooms release``)."""
-
-    __tablename__ = "room_quarantine"
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    reason: Mapped[str] = mapped_column(Text)
-    at: Mapped[float] = mapped_column(Float)
-
-
-# ---------------------------------------------------------------------------- stakes
-
-STARTING_RATING = 0
-"""A new player's rating (积分); ratings may go below zero."""
-STARTING_COINS = 10_000
-"""A new player's game coins (游戏币); balances may go below zero (play money)."""
-STARTING_BEANS = 10_000
-"""A new player's 欢乐豆."""
-
-
-class PlayerStakesRow(Base):
-    """A player's rating and balances, and how many deals moved each."""
-
-    __tablename__ = "player_stakes"
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
-    rating: Mapped[int] = mapped_column(Integer, default=STARTING_RATING)
-    coins: Mapped[int] = mapped_column(Integer, default=STARTING_COINS)
-    beans: Mapped[int] = mapped_column(Integer, default=STARTING_BEANS)
-    rating_deals: Mapped[int] = mapped_column(Integer, default=0)
-    coins_deals: Mapped[int] = mapped_column(Integer, default=0)
-    beans_deals: Mapped[int] = mapped_column(Integer, default=0)
-    updated: Mapped[float] = mapped_column(Float)
-
-
-class RoomStakesRow(Base):
-    """What a room plays for (``StakeRules`` as JSON); rooms without a row are plain."""
-
-    __tablename__ = "room_stakes"
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    rules: Mapped[str] = mapped_column(Text)
-
-
-class DealSettlementRow(Base):
-    """One settled deal: its key makes settling idempotent (a replayed deal is refused)."""
-
-    __tablename__ = "deal_settlements"
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    match_no: Mapped[int] = mapped_column(Integer, primary_key=True)
-    deal_no: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(16))
-    detail: Mapped[str] = mapped_column(Text)
-    """The settlement as JSON: deltas per seat, base, multiplier, house take, reason."""
-    at: Mapped[float] = mapped_column(Float)
-
-
-class LedgerRow(Base):
-    """One player's change in one deal: the delta, the balance after it and why."""
-
-    __tablename__ = "stake_ledger"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
-    room_id: Mapped[int] = mapped_column(Integer)
-    match_no: Mapped[int] = mapped_column(Integer)
-    deal_no: Mapped[int] = mapped_column(Integer)
-    seat: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(16))
-    delta: Mapped[int] = mapped_column(Integer)
-    balance: Mapped[int] = mapped_column(Integer)
-    reason: Mapped[str] = mapped_column(Text)
-    at: Mapped[float] = mapped_column(Float)
-    __table_args__ = (
-        Index("ix_stake_ledger_player", "player_id", "id"),
-        UniqueConstraint("room_id", "match_no", "deal_no", "seat"),
-    )
-
-
-class HeartbeatRow(Base):
-    """One row the health probe rewrites to learn whether the database takes writes."""
-
-    __tablename__ = "heartbeat"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    at: Mapped[float] = mapped_column(Float)
 
 
 def hash_token(token: str) -> str:
@@ -275,10 +142,12 @@ class Store:
         self.sqlite = u.get_backend_name() == "sqlite"
         if self.sqlite and u.database and u.database != ":memory:":
             Path(u.database).parent.mkdir(parents=True, exist_ok=True)
-        self.engine: AsyncEngine = create_async_engine(url)
+        # a server database may restart: a pooled connection is checked before use
+        self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not self.sqlite)
         if self.sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        install_from_env(self.engine)  # fault drills only (server/fault_drill.py)
         self._queue: asyncio.Queue[tuple[_Op, asyncio.Future[None]]] = asyncio.Queue()
         self._writer: asyncio.Task[None] | None = None
         self.commits = 0
@@ -327,12 +196,17 @@ class Store:
                 batch.append(self._queue.get_nowait())
             try:
                 async with self.sessions.begin() as session:
-                    logs = [v["row"] for (op, v), _ in batch if op == "log"]
+                    logs: list[dict[str, Any]] = []
+                    for (op, v), _ in batch:  # in the order they came
+                        if op == "log":
+                            logs.append(v["row"])
+                        elif op == "batch":
+                            logs.extend(v["rows"])
                     if logs:
                         await session.execute(insert(LogRow), logs)
                     for (op, v), _ in batch:
                         room = v.get("room")
-                        if op == "log" and room is not None:
+                        if op in ("log", "batch") and room is not None:
                             await session.execute(
                                 update(RoomRow)
                                 .where(RoomRow.id == room["id"])
@@ -371,6 +245,50 @@ class Store:
         }
         room = None if room_state is None else {"id": room_id, "state": json.dumps(room_state)}
         await self._write("log", {"row": row, "room": room})
+
+    async def log_rows(
+        self,
+        room_id: int,
+        rows: Sequence[tuple[int, int, str, str]],
+        room_state: dict[str, Any] | None = None,
+    ) -> None:
+        """Append room messages ``(seq, match_no, kind, data)`` and, if given, the room's new
+        state, all in one transaction (a table's batch); returns once committed."""
+        now = time.time()
+        batch = {
+            "rows": [
+                {
+                    "room_id": room_id,
+                    "seq": seq,
+                    "match_no": match_no,
+                    "kind": kind,
+                    "data": data,
+                    "at": now,
+                }
+                for seq, match_no, kind, data in rows
+            ],
+            "room": None
+            if room_state is None
+            else {"id": room_id, "state": json.dumps(room_state)},
+        }
+        await self._write("batch", batch)
+
+    async def has_log_row(self, room_id: int, seq: int, kind: str, data: str) -> bool:
+        """Whether the room's log holds this row (a retried write asks before writing)."""
+        async with self.sessions() as s:
+            found = (
+                await s.execute(
+                    select(LogRow.id)
+                    .where(
+                        LogRow.room_id == room_id,
+                        LogRow.seq == seq,
+                        LogRow.kind == kind,
+                        LogRow.data == data,
+                    )
+                    .limit(1)
+                )
+            ).scalar_one_or_none()
+        return found is not None
 
     # ------------------------------------------------------------------ players
 
@@ -563,8 +481,18 @@ class Store:
     async def save_game(
         self, room_id: int, match_no: int, record: str, players: Sequence[tuple[int, str]]
     ) -> int:
-        """Store a finished match; ``players`` are ``(seat, player_id)`` of the humans."""
+        """Store a finished match; ``players`` are ``(seat, player_id)`` of the humans. A
+        match stored before (a retried write, a restart while finishing) keeps its id."""
         async with self.sessions.begin() as s:
+            known = (
+                await s.execute(
+                    select(GameRow.id).where(
+                        GameRow.room_id == room_id, GameRow.match_no == match_no
+                    )
+                )
+            ).scalar_one_or_none()
+            if known is not None:
+                return int(known)
             row = GameRow(room_id=room_id, match_no=match_no, record=record, finished=time.time())
             s.add(row)
             await s.flush()
@@ -800,20 +728,6 @@ class Store:
             "deals": {k: getattr(row, f"{k}_deals") for k in ("rating", "coins", "beans")},
             "ledger": recent,
         }
-
-
-def _new_stakes(player_id: str) -> PlayerStakesRow:
-    """A player's starting rating and balances."""
-    return PlayerStakesRow(
-        player_id=player_id,
-        rating=STARTING_RATING,
-        coins=STARTING_COINS,
-        beans=STARTING_BEANS,
-        rating_deals=0,
-        coins_deals=0,
-        beans_deals=0,
-        updated=time.time(),
-    )
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

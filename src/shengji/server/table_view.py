@@ -11,7 +11,7 @@ the display facts, so that a browser computes no rule), and a finished deal's su
 from __future__ import annotations
 
 from shengji.core.actions import Action
-from shengji.core.cards import RANKS, card_str, cards_str, trump_str
+from shengji.core.cards import RANKS, cards_str, trump_str
 from shengji.core.display import table_facts
 from shengji.core.match import MatchState, team_levels_of
 from shengji.core.state import DealState, Phase
@@ -60,7 +60,7 @@ def deal_summary(final: DealState, after: MatchState) -> wire.DealSummary:
         trump=None if final.trump is None else trump_str(final.trump),
         roles=list(facts.roles),
         friend=final.friend,
-        friend_call=None if call is None else {"card": card_str(call.card), "nth": call.nth},
+        friend_call=wire.render_friend_call(call),
         target=final.target,
         point_cards=cards_str(facts.point_cards),
         penalty_points=facts.penalty_points,

@@ -6,16 +6,18 @@ time) does not vote, and the owner's own seat agrees by proposing. The first "no
 the proposal; when the last voter agrees it passes and the room applies ``Redeal``. A vote
 belongs to one deal: once that deal is over (or the match), it is void.
 
+A vote is a value: each answer makes a new one.
+
 >>> v = DealVote.open(match_no=1, deal_no=0, by="ann", proposer=0, voters=(0, 2))
->>> v.status, v.answer(2, True), v.status
-('open', 'passed', 'passed')
->>> DealVote.open(1, 0, "ann", None, (1, 3)).answer(3, False)
+>>> v.status, v.answer(2, True).status
+('open', 'passed')
+>>> DealVote.open(1, 0, "ann", None, (1, 3)).answer(3, False).status
 'refused'
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 Status = Literal["open", "passed", "refused", "void"]
@@ -25,7 +27,7 @@ WHAT = "reset_deal"
 """What a vote decides (the only kind so far)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class DealVote:
     """One proposal to deal deal ``deal_no`` of match ``match_no`` again."""
 
@@ -35,7 +37,8 @@ class DealVote:
     """The proposer's name (the room's owner)."""
     voters: tuple[int, ...]
     """The seats whose players must agree."""
-    votes: dict[int, bool] = field(default_factory=dict)
+    votes: tuple[tuple[int, bool], ...] = ()
+    """The answers so far, ``(seat, yes)``."""
     status: Status = "open"
 
     @classmethod
@@ -45,38 +48,37 @@ class DealVote:
         """A new vote; the proposer's own seat (if it votes) agrees. With nobody else to ask
         it passes at once."""
         vote = cls(match_no, deal_no, by, voters)
-        if proposer in voters:
-            vote.votes[proposer] = True
-        vote._settle()
-        return vote
+        return vote.answer(proposer, True) if proposer in voters else vote._settled()
 
-    def answer(self, seat: int, yes: bool) -> Status:
-        """Record ``seat``'s answer (a seat that is not asked, or a closed vote: unchanged)."""
-        if self.status == "open" and seat in self.voters:
-            self.votes[seat] = yes
-            self._settle()
-        return self.status
+    def answer(self, seat: int | None, yes: bool) -> DealVote:
+        """The vote with ``seat``'s answer (a seat not asked, or a closed vote: the same)."""
+        if self.status != "open" or seat is None or seat not in self.voters:
+            return self
+        votes = (*((s, v) for s, v in self.votes if s != seat), (seat, yes))
+        return replace(self, votes=votes)._settled()
 
-    def void(self) -> None:
+    def void(self) -> DealVote:
         """The deal is over: the proposal no longer applies."""
-        if self.status == "open":
-            self.status = "void"
+        return replace(self, status="void") if self.status == "open" else self
 
-    def _settle(self) -> None:
-        if any(v is False for v in self.votes.values()):
-            self.status = "refused"
-        elif all(self.votes.get(s) for s in self.voters):
-            self.status = "passed"
+    def _settled(self) -> DealVote:
+        said = dict(self.votes)
+        if any(v is False for v in said.values()):
+            return replace(self, status="refused")
+        if all(said.get(s) for s in self.voters):
+            return replace(self, status="passed")
+        return self
 
     def wire(self) -> dict[str, Any]:
         """The ``vote`` message's fields: ``{"what", "match_no", "deal_no", "by", "voters",
         "votes", "status"}`` (``votes``: per voter seat, true, false or null)."""
+        said = dict(self.votes)
         return {
             "what": WHAT,
             "match_no": self.match_no,
             "deal_no": self.deal_no,
             "by": self.by,
             "voters": list(self.voters),
-            "votes": [self.votes.get(s) for s in self.voters],
+            "votes": [said.get(s) for s in self.voters],
             "status": self.status,
         }

@@ -1,18 +1,16 @@
 """Storage faults, visible and recoverable: a full disk, a read-only file, a locked or
 unreachable database (docs/protocol.md, "Faults").
 
-Two pieces, both small state machines with one signal each way:
+``WriteHealth`` is the server's view of its database: every write reports ``failed(exc)``
+or ``succeeded()``. While writes fail, ``/healthz`` answers 503 with the reason, and a probe
+writes a heartbeat with backoff until one succeeds, so health comes back by itself even
+when nothing else writes. One log line when an episode starts, one when it ends.
 
-- ``WriteHealth`` is the server's view of its database: every write reports ``failed(exc)``
-  or ``succeeded()``. While writes fail, ``/healthz`` answers 503 with the reason, and a
-  probe writes a heartbeat with backoff until one succeeds, so health comes back by itself
-  even when nothing else writes. One log line when an episode starts, one when it ends.
-- ``DurableWrites`` is one room's way of writing: ``await writes.write(do)`` returns once
-  ``do()`` succeeded, retrying a storage fault with backoff for as long as it takes.
-  Nothing is sent before its record is durable, so a room simply waits; ``on_pause`` and
-  ``on_resume`` tell its clients (``paused`` / ``resumed``), and the room's log gets one line
-  per episode, not one per attempt. A retried write is the same write: the room changed
-  nothing in between, so no action is lost and none is applied twice.
+A room's own writes are its table's business (server/table/flow.py): a write that fails is
+answered ``WriteFailed``, the table pauses (clients get ``paused``), hands out the same
+write again with backoff and resumes when it is durable; nothing it holds back is sent
+before. A retried write is the same write, checked against what the failed attempt may
+have committed (server/writes.py), so no action is lost and none is applied twice.
 
 A fault is an error of the database or the disk (``is_storage_fault``); anything else (a
 bug, a constraint violation) is raised at once, as before.
@@ -43,19 +41,54 @@ log = logging.getLogger("shengji.server.storage")
 T = TypeVar("T")
 
 
+FAULT_SQLSTATES = ("08", "53", "57P", "58", "40001", "40P01")
+"""SQLSTATE classes a retry can outlast: connection exceptions (08), insufficient resources
+such as a full disk (53), the server shutting down or starting (57P01-57P03), system
+errors (58), serialization failures and deadlocks (40001, 40P01)."""
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    code = getattr(exc, "sqlstate", None) or getattr(exc, "pgcode", None)
+    return code if isinstance(code, str) else None
+
+
 def is_storage_fault(exc: BaseException) -> bool:
     """Whether ``exc`` says the database cannot take the write now (disk full, read-only,
-    locked, unreachable, a pool timeout), as opposed to a bug or a refused row."""
+    locked, unreachable, shutting down, a pool timeout), as opposed to a bug or a refused
+    row.
+
+    >>> class ShuttingDown(Exception):
+    ...     sqlstate = "57P03"  # PostgreSQL: "the database system is shutting down"
+    >>> is_storage_fault(sa_exc.DBAPIError("SELECT 1", {}, ShuttingDown()))
+    True
+    >>> class Unique(Exception):
+    ...     sqlstate = "23505"
+    >>> is_storage_fault(sa_exc.IntegrityError("INSERT", {}, Unique()))
+    False
+    """
     if isinstance(exc, sa_exc.DBAPIError) and exc.connection_invalidated:
         return True  # the connection was lost (PostgreSQL restarted, a network cut)
-    return isinstance(
+    if isinstance(
         exc,
         sa_exc.OperationalError  # SQLite: disk full, read-only, locked, cannot open
         | sa_exc.InterfaceError
         | sa_exc.DisconnectionError
         | sa_exc.TimeoutError  # the pool had no connection to give
         | OSError,
-    )
+    ):
+        return True
+    if isinstance(exc, sa_exc.DBAPIError):  # a driver's error: look at what it wraps
+        seen: BaseException | None = exc.orig
+        for _ in range(8):
+            if seen is None:
+                break
+            if isinstance(seen, OSError):
+                return True
+            code = _sqlstate(seen)
+            if code is not None and code.startswith(FAULT_SQLSTATES):
+                return True
+            seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def fault_reason(exc: BaseException) -> str:
@@ -174,89 +207,3 @@ class WriteHealth:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._probing
             self._probing = None
-
-
-class WritesStopped(Exception):
-    """The room is stopping: a write that kept failing is given up (it was never sent)."""
-
-
-class DurableWrites:
-    """One room's writes: each is retried until durable; a failing spell is one *episode*,
-    announced once (``on_pause(reason)``) and closed once (``on_resume(seconds)``)."""
-
-    def __init__(
-        self,
-        name: str,
-        on_pause: Callable[[str], None],
-        on_resume: Callable[[float], None],
-        first_s: float = 0.1,
-        max_s: float = 5.0,
-    ) -> None:
-        self.name = name
-        self.on_pause = on_pause
-        self.on_resume = on_resume
-        self.first_s = first_s
-        self.max_s = max_s
-        self.paused_since: float | None = None
-        self.attempts = 0
-        """Failed attempts in the current episode."""
-        self.stopped = False
-        self._wake = asyncio.Event()
-
-    @property
-    def paused(self) -> bool:
-        """True while a write of this room keeps failing."""
-        return self.paused_since is not None
-
-    async def write(self, do: Callable[[], Awaitable[T]]) -> T:
-        """``await do()`` until it succeeds; a storage fault pauses the room and is retried
-        after 0.1 s, 0.2 s, 0.4 s ... (at most ``max_s``); any other error is raised."""
-        wait = self.first_s
-        while True:
-            try:
-                result = await do()
-            except Exception as exc:
-                if not is_storage_fault(exc):
-                    raise
-                self._failed(exc)
-                if self.stopped:
-                    raise WritesStopped(self.name) from exc
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), wait)
-                if self.stopped:
-                    raise WritesStopped(self.name) from exc
-                wait = min(wait * 2, self.max_s)
-                continue
-            self._succeeded()
-            return result
-
-    def stop(self) -> None:
-        """Give up retrying (the room is stopping); a write in flight ends at once."""
-        self.stopped = True
-        self._wake.set()
-
-    def _failed(self, exc: BaseException) -> None:
-        self.attempts += 1
-        if self.paused_since is not None:
-            return
-        self.paused_since = time.monotonic()
-        log.error(
-            "%s: a write failed (%s); the table is paused and retries with backoff",
-            self.name,
-            fault_reason(exc),
-        )
-        self.on_pause("storage")
-
-    def _succeeded(self) -> None:
-        if self.paused_since is None:
-            return
-        took = time.monotonic() - self.paused_since
-        log.warning(
-            "%s: writes succeed again after %.1f s (%d failed attempts); the table goes on",
-            self.name,
-            took,
-            self.attempts,
-        )
-        self.paused_since = None
-        self.attempts = 0
-        self.on_resume(took)

@@ -24,6 +24,9 @@ export const state = {
   game: null, // GameView, kept up to date
   chat: [],
   presence: [],
+  away: [], // seats whose player has no connection now (presence.away): "away" on their plates
+  clock: null, // the turn clock {seat, ms_left, total_ms, at}: ``at`` is when it came (ms)
+  hold: null, // between deals: {deal_no, waiting, ms_left, at}: the summary holds the next deal
   selected: [], // indices into game.hand (chosen before the turn too: pre-select)
   armed: null, // a play pressed before the turn: sent when the turn comes if still legal
   vote: null, // the open (or just closed) vote on dealing the deal again
@@ -160,8 +163,8 @@ export function enterRoom(code) {
   localStorage.setItem("shengji.room", code);
   set({
     code, room: null, game: null, seat: null, chat: [], presence: [], summary: null,
-    matchOver: null, selected: [], verdict: null, notice: null, paused: false, armed: null,
-    vote: null,
+    matchOver: null, selected: [], verdict: null, notice: null, paused: false, away: [],
+    clock: null, hold: null, armed: null, vote: null,
   });
   connect();
 }
@@ -246,7 +249,7 @@ function onMessage(msg) {
       set({ chat: [...state.chat, { name: msg.name, seat: msg.seat, text: msg.text }].slice(-100) });
       break;
     case "presence":
-      set({ presence: msg.players });
+      set({ presence: msg.players, away: msg.away || [] });
       break;
     case "presence_delta":
       onPresenceDelta(msg);
@@ -261,10 +264,17 @@ function onMessage(msg) {
       if (msg.to === state.seat) notice({ key: "notice.nudged", by: msg.by }, "warn");
       break;
     case "match_over":
-      set({ matchOver: { game: msg.game, result: msg.result, early: !!msg.early }, vote: null, armed: null });
+      set({ matchOver: { game: msg.game, result: msg.result, winners: msg.winners || [],
+        names: msg.names || [], early: !!msg.early }, clock: null, hold: null, vote: null, armed: null });
       break;
     case "vote":
       onVote(msg);
+      break;
+    case "clock":
+      set({ clock: stamped(msg.clock) });
+      break;
+    case "next_deal":
+      onHold(msg.hold);
       break;
     case "settled":
       onSettled(msg);
@@ -300,7 +310,41 @@ export function answerVote(yes) {
 /** Who came, changed seat or left since the last presence message (docs/protocol.md). */
 function onPresenceDelta(msg) {
   const gone = new Set([...msg.left, ...msg.joined.map((p) => p.player)]);
-  set({ presence: [...state.presence.filter((p) => !gone.has(p.player)), ...msg.joined] });
+  set({
+    presence: [...state.presence.filter((p) => !gone.has(p.player)), ...msg.joined],
+    away: msg.away || [],
+  });
+}
+
+/** A clock or hold from the server with when it came: the page counts ``ms_left`` down
+ * from then (``msLeft``). */
+function stamped(x) {
+  return x ? { ...x, at: performance.now() } : null;
+}
+
+/** Milliseconds left on a clock or hold, counted down since it came. */
+export function msLeft(x) {
+  return x ? Math.max(0, x.ms_left - (performance.now() - x.at)) : 0;
+}
+
+/** The summary hold began, changed or ended; when it ends the summary it held goes. */
+function onHold(hold) {
+  const patch = { hold: stamped(hold) };
+  if (!hold && state.hold && state.summary && state.summary.deal_no === state.hold.deal_no) {
+    patch.summary = null;
+  }
+  set(patch);
+}
+
+/** "Next deal": I have read the summary (the server deals once everyone has). */
+export function nextDeal() {
+  send({ t: "next_deal" });
+  set({ summary: null });
+}
+
+/** 托管: let the auto-play bot move for me (``on``), or take my seat back. */
+export function autoPlay(on) {
+  send({ t: "auto", on });
 }
 
 /** A deal's stakes as the server settled them: shown in that deal's summary. */
@@ -336,7 +380,8 @@ function seatOf(room, playerId) {
 
 function onSnapshot(msg) {
   syncAsked = false;
-  const patch = { room: msg.room, chat: msg.chat || [] };
+  const patch = { room: msg.room, chat: msg.chat || [], clock: stamped(msg.clock),
+    hold: stamped(msg.hold) };
   patch.seat = seatOf(msg.room, state.player.id);
   patch.game = msg.game ? project(msg.game) : null;
   set(patch);

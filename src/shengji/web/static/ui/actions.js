@@ -1,7 +1,7 @@
 // The action bar under the felt: the pickers when it is this seat's call or bid; a button
 // per legal declaration, pass or trump suit (the server's list); Play/Bury, enabled only
 // when the server said the selection is legal, with its reason when not; hint, clear,
-// last trick, nudge.
+// last trick, nudge, 托管 (auto-play) and take back.
 import { t } from "../i18n.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
@@ -22,6 +22,20 @@ function buttonId(action) {
   if (action === "pass") return "pass";
   if (action.startsWith("trump ")) return "trump-" + action.slice(6);
   return "declare";
+}
+
+/** 托管: "take back" while the auto-play bot moves for me (the server put my seat on it
+ * when my clock ran out, or I asked); otherwise a button to ask for it. */
+function AutoButton() {
+  const me = state.seat;
+  const s = me != null && state.room ? state.room.seats[me] : null;
+  if (!s || state.game.phase === "done") return null;
+  if (s.auto) {
+    return html`<button class="primary" data-testid="take-back" title=${t("action.take_back_title")}
+      onClick=${() => S.autoPlay(false)}>${t("action.take_back")}</button>`;
+  }
+  return html`<button class="ghost" data-testid="auto-on" title=${t("action.auto_on_title")}
+    onClick=${() => S.autoPlay(true)}>${t("action.auto_on")}</button>`;
 }
 
 export function ActionBar() {
@@ -62,6 +76,7 @@ export function ActionBar() {
       ${g.last_trick ? html`<button class="ghost" data-testid="last-trick"
           onClick=${() => S.set({ showLast: !state.showLast })}>${t("action.last_trick")}</button>` : null}
       ${nudgeTarget() != null ? html`<button class="ghost" onClick=${() => S.send({ t: "nudge" })}>${t("action.nudge")}</button>` : null}
+      <${AutoButton} />
     </div>
     <div class="reason" data-testid="reason">${reason}</div>
   </div>`;

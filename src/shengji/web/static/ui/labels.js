@@ -18,6 +18,15 @@ export function seatName(i) {
   return t("seat.empty");
 }
 
+/** Whether a seat's player is away (no connection plays it): what the server's presence
+ * says, or the room's seat list before any presence came. */
+export function isAway(i) {
+  const s = state.room && state.room.seats[i];
+  if (!s || s.kind !== "human") return false;
+  if (state.presence.length || state.away.length) return state.away.includes(i);
+  return !s.connected;
+}
+
 /** A seat's name cut short for tight spots. */
 export function seatShort(i) {
   const name = seatName(i);

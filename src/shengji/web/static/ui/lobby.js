@@ -3,6 +3,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { t } from "../i18n.js";
 import { NO_STAKES, StakesFields, stakesBody, stakesLabel } from "../stakes.js";
+import { PaceFields, paceBody } from "./pace.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
 import { LevelSequence, isShortSequence } from "./levels.js";
@@ -67,13 +68,14 @@ function CreateRoom() {
   const [rebury, setRebury] = useState(false);
   const [stakes, setStakes] = useState(NO_STAKES);
   const [extra, setExtra] = useState({}); // preset options changed in the form
+  const [pace, setPace] = useState({}); // pace fields changed in the form (seconds)
   const [err, setErr] = useState(null);
   const presets = presetInfo();
   const info = presets.find((p) => p.name === preset) || { name: preset, players: 4 };
   const submit = async (e) => {
     e.preventDefault();
     setErr(null);
-    const body = { preset, private: priv, options: {} };
+    const body = { preset, private: priv, options: {}, table: paceBody(pace, priv) };
     if (maxDeals) body.max_deals = Number(maxDeals);
     if (rebury) body.options.rebury = true;
     Object.assign(body.options, extra);
@@ -121,6 +123,7 @@ function CreateRoom() {
         </label>
       </div>
       <${StakesFields} value=${stakes} onChange=${setStakes} />
+      <${PaceFields} value=${pace} priv=${priv} onChange=${setPace} />
       ${info.partnership === "find-friend" ? html`<${FriendOptions} info=${info} extra=${extra} onChange=${setExtra} />` : null}
       ${info.ruleset && info.ruleset.rebury ? null : html`<label class="check"><input type="checkbox" checked=${rebury}
         onChange=${(e) => setRebury(e.target.checked)} /> ${t("lobby.rebury")}</label>`}

@@ -1,31 +1,47 @@
-// The match-end dialog: who won (a team, or the winning seats), the record's link, and
-// "play again". Once the room can close or restart a match, its owner's buttons go here.
+// The match-end dialog: who won (the server names the winners: a team, or the winning
+// seats; a match cut short names who leads), the record's link, "play again"; the room's
+// owner starts the next match at once or closes the room.
 import { t } from "../i18n.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { fixedTeams, seatName, teamName } from "./labels.js";
+import { fixedTeams, teamName } from "./labels.js";
 
 const { state } = S;
+
+/** Whether I have the room owner's rights (a room without an owner gives them to all). */
+function isOwner() {
+  const room = state.room;
+  return !!room && (room.owner == null || (state.player != null && room.owner === state.player.id));
+}
 
 export function MatchOver() {
   const mo = state.matchOver;
   if (!mo || state.summary) return null;
-  const winner = mo.result && mo.result.winner;
-  const winners = (mo.result && mo.result.winners) || [];
-  const who = fixedTeams() ? (winner != null ? teamName(winner) : null)
-    : winners.length ? winners.map((i) => seatName(i)).join(", ") : null;
+  const names = mo.names || [];
+  const winners = mo.winners || [];
+  let who = null;
+  if (fixedTeams() && mo.result && mo.result.winner != null) who = teamName(mo.result.winner);
+  else if (names.length) who = names.join(", ");
+  const text = who != null ? t("match.winners", { names: who })
+    : winners.length === 0 && mo.result && mo.result.winner == null ? t("match.draw") : t("match.ended");
+  const owner = isOwner();
   return html`<div class="overlay">
     <div class="dialog" data-testid="match-over">
       <h2>${t("match.over")}</h2>
-      <p data-testid="match-winner">${who != null ? t("match.winner", { team: who })
-        : mo.early ? t("match.ended_early") : t("match.ended")}</p>
+      ${mo.early ? html`<p data-testid="match-early">${t("match.ended_early")}</p>` : null}
+      <p class="winners" data-testid="match-winner">${text}</p>
+      ${names.length && fixedTeams() ? html`<p class="muted">${names.join(", ")}</p>` : null}
       <p class="row">
         <a class="button" href=${"#/replay/" + mo.game} data-testid="watch-replay">${t("match.replay")}</a>
         <button data-testid="record" onClick=${() => S.downloadRecord(mo.game)}>${t("match.record")}</button>
       </p>
       <div class="row">
-        ${state.seat != null ? html`<button class="primary" data-testid="again"
+        ${owner ? html`<button class="primary" data-testid="new-match"
+          onClick=${() => { S.send({ t: "new_match" }); S.set({ matchOver: null }); }}>${t("match.new")}</button>` : null}
+        ${state.seat != null ? html`<button class=${owner ? "" : "primary"} data-testid="again"
           onClick=${() => { S.send({ t: "ready", ready: true }); S.set({ matchOver: null }); }}>${t("match.again")}</button>` : null}
+        ${owner ? html`<button data-testid="close-room"
+          onClick=${() => { if (confirm(t("match.close_confirm"))) S.send({ t: "close_room" }); }}>${t("match.close_room")}</button>` : null}
         <button onClick=${() => S.set({ matchOver: null })}>${t("ui.close")}</button>
       </div>
     </div>

@@ -1,11 +1,13 @@
 // The seat plates around the felt: where each seat sits (the viewer at the bottom, then in
-// turn order), its name, dealer/friend/attacker badges (the server's roles), cards left,
-// team or level, its last bid, its standing declaration.
+// turn order), its name, dealer/friend/attacker badges (the server's roles), the turn
+// countdown, 托管 and away marks, cards left, team or level, its last bid, its standing
+// declaration.
 import { t } from "../i18n.js";
 import { Card, CardBack, splitCards } from "../cards.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { callsCopy, fixedTeams, levelLabel, seatLevel, seatName, teams } from "./labels.js";
+import { Countdown } from "./clock.js";
+import { callsCopy, fixedTeams, isAway, levelLabel, seatLevel, seatName, teams } from "./labels.js";
 
 const { state } = S;
 
@@ -73,7 +75,7 @@ export function SeatPlate({ i, n }) {
   const dealerSide = role === "dealer" || role === "partner" || role === "friend";
   const cls = ["seat", `rel${p.rel}`, side, p.spot.y < 30 ? "top" : "", turn ? "turn" : "",
     me ? "mine" : "", dealerSide ? "defender" : "",
-    !s.connected && s.kind === "human" ? "away" : ""].join(" ");
+    isAway(i) ? "away" : "", s.auto ? "auto" : ""].join(" ");
   const showDecl = g && ["dealing", "declaring", "rebury"].includes(g.phase);
   const decl = showDecl && g.declaration && g.declaration.seat === i ? g.declaration : null;
   const lv = fixedTeams() ? null : seatLevel(i);
@@ -87,8 +89,11 @@ export function SeatPlate({ i, n }) {
           ? "badge.to_deal_last" : "badge.to_deal_first")}>${t("badge.to_deal")}</span>` : null}
       <${SideBadge} i=${i} />
       ${bid != null ? html`<span class="badge bid" data-testid=${"bid-" + i}>${bid}</span>` : null}
-      ${s.substitute ? html`<span class="badge">${t("badge.substitute")}</span>` : null}
-      ${s.kind === "human" && !s.connected ? html`<span class="badge away">${t("badge.away")}</span>` : null}
+      <${Countdown} seat=${i} />
+      ${s.auto ? html`<span class="badge auto" data-testid=${"auto-" + i}
+        title=${t("badge.auto_title")}>${t("badge.auto")}</span>`
+        : s.substitute ? html`<span class="badge">${t("badge.substitute")}</span>` : null}
+      ${isAway(i) ? html`<span class="badge away" data-testid=${"away-" + i}>${t("badge.away")}</span>` : null}
       ${g && g.hand_sizes[i] > 0 ? html`<span class="count" data-testid=${"count-" + i}
         title=${t("seat.cards_left")}><${CardBack} cls="mini" />${g.hand_sizes[i]}</span>` : null}
       ${fixedTeams() ? html`<span class="team">${t("team.n", { n: teams()[i] + 1 })}</span>` : null}

@@ -1,11 +1,13 @@
 // The deal-end summary: the attackers' points, the kitty and its multiplier, the point
 // cards they won, who went up (the server's per-seat steps), the target or the friend, the
 // levels before and after, the stake and the room's settlement. All of it is the summary
-// the server put on the deal_ended event.
+// the server put on the deal_ended event. The next deal is not dealt while it shows: the
+// server holds it until every player pressed "next deal" (or its time is up).
 import { t, tn } from "../i18n.js";
 import { Card, splitCards } from "../cards.js";
 import { SettlementLines } from "../stakes.js";
 import * as S from "../store.js";
+import { secondsLeft, useTicking } from "./clock.js";
 import { html } from "./html.js";
 import { stakeCounts } from "./infobar.js";
 import { callLabel, levelLabel, seatName, teamName } from "./labels.js";
@@ -52,6 +54,22 @@ function LevelRows({ sm }) {
     ${seatName(i)}: <s>${levelLabel(sm.seat_levels_before[i])}</s> → <b>${levelLabel(lv)}</b></span>`)}</div>`;
 }
 
+/** Whether the server holds the next deal until I press "next deal". */
+function waitsForMe(sm) {
+  const h = state.hold;
+  return !!h && h.deal_no === sm.deal_no && state.seat != null && h.waiting.includes(state.seat);
+}
+
+/** Who the next deal waits for, and how long at most (the server's hold). */
+function HoldLine({ sm }) {
+  const h = state.hold;
+  useTicking(h);
+  if (!h || h.deal_no !== sm.deal_no) return null;
+  const others = h.waiting.filter((i) => i !== state.seat).map((i) => seatName(i));
+  return html`<p class="muted" data-testid="hold">${others.length
+    ? t("summary.waiting_for", { names: others.join(", ") }) + " · " : ""}${t("summary.next_in", { n: secondsLeft(h) })}</p>`;
+}
+
 export function Summary() {
   const sm = state.summary;
   if (!sm) return null;
@@ -81,7 +99,8 @@ export function Summary() {
       <${LevelRows} sm=${sm} />
       ${sm.end.stake > 1 && stakeCounts(state.room) ? html`<p class="muted" data-testid="summary-stake">${t("summary.stake", { s: sm.end.stake })}</p>` : null}
       <${SettlementLines} stakes=${state.room && state.room.stakes} settled=${sm.settled} seatName=${seatName} />
-      <button class="primary" data-testid="next-deal" onClick=${close}>
+      <${HoldLine} sm=${sm} />
+      <button class="primary" data-testid="next-deal" onClick=${() => (waitsForMe(sm) ? S.nextDeal() : close())}>
         ${state.matchOver || !state.game || state.room.status !== "playing" ? t("ui.close") : t("summary.next")}</button>
     </div>
   </div>`;

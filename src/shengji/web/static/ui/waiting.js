@@ -1,11 +1,11 @@
-// The waiting room between matches: the room's preset and link, each seat (sit, add or
-// remove a bot, stand), readiness. Seat controls that only the room's owner may use (move
-// a seat to the spectators, fill it with a bot) belong in SeatControls.
+// The waiting room between matches: the room's preset, pace and link, each seat (sit, add or
+// remove a bot, stand; away marks), readiness. Seat controls that only the room's owner may
+// use (move a player to the spectators, put a bot in their seat) are in SeatControls.
 import { useEffect, useState } from "preact/hooks";
 import { t, tn } from "../i18n.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { onLoopback, roomLink, seatName, teams } from "./labels.js";
+import { isAway, onLoopback, roomLink, seatName, teams } from "./labels.js";
 import { LevelSequence, isShortSequence } from "./levels.js";
 
 const { state } = S;
@@ -35,6 +35,7 @@ export function WaitingRoom() {
       <h2>${t("preset." + room.preset)}</h2>
       <p class="muted small">${t("preset_desc." + room.preset)}
         ${room.max_deals ? " " + tn("room.max_deals", room.max_deals) : ""}</p>
+      <p class="muted small" data-testid="room-pace">${paceLine(room.options)}</p>
       ${isShortSequence(room.ruleset.level_sequence) ? html`<p class="small"><${LevelSequence} seq=${room.ruleset.level_sequence} /></p>` : null}
       <div class="row">
         <input class="link" readonly value=${roomLink(room.code)} data-testid="room-link"
@@ -58,7 +59,7 @@ export function WaitingRoom() {
         <div class="whead">
           <span class="muted small">${t("seat.n", { n: s.seat + 1 })}${tm.length ? " · " + t("team.n", { n: tm[s.seat] + 1 }) : ""}</span>
           ${s.kind === "human" && s.ready ? html`<span class="badge ok">${t("badge.ready")}</span>` : null}
-          ${s.kind === "human" && !s.connected ? html`<span class="badge away">${t("badge.away")}</span>` : null}
+          ${isAway(s.seat) ? html`<span class="badge away" data-testid=${"away-" + s.seat}>${t("badge.away")}</span>` : null}
         </div>
         <div class="wname">${s.kind === "empty" ? html`<span class="muted">${t("seat.empty")}</span>` : seatName(s.seat)}
           ${s.seat === me ? html` <small class="muted">(${t("seat.you")})</small>` : null}</div>
@@ -66,6 +67,14 @@ export function WaitingRoom() {
       </div>`)}
     </div>
   </div>`;
+}
+
+/** The room's pace in words: the turn timer (or none) and the summary's wait. */
+function paceLine(o) {
+  if (!o || o.turn_s == null) return "";
+  const turn = o.turn_s > 0 ? t("room.pace_turn", { n: o.turn_s, m: o.long_turn_s || o.turn_s })
+    : t("room.pace_no_timer");
+  return o.next_deal_s > 0 ? `${turn} · ${t("room.pace_next", { n: o.next_deal_s })}` : turn;
 }
 
 /** What can be done with one seat of the waiting room: sit or seat a bot (empty), remove
@@ -104,8 +113,13 @@ function SeatControls({ i, s }) {
       onClick=${() => S.send({ t: "stand" })}>${t("seat.stand")}</button></div>`;
   }
   if (owner && s.kind === "human") {
+    const botIn = () => {  // move the player to the spectators, then seat a bot there
+      S.send({ t: "unseat", seat: i });
+      S.send({ t: "add_bot", seat: i, bot });
+    };
     return html`<div class="seatctl"><button class="small" data-testid=${"unseat-" + i}
-      onClick=${() => S.send({ t: "unseat", seat: i })}>${t("seat.unseat")}</button></div>`;
+      onClick=${() => S.send({ t: "unseat", seat: i })}>${t("seat.unseat")}</button>
+      <button class="small" data-testid=${"bot-in-" + i} onClick=${botIn}>${t("seat.bot_in")}</button></div>`;
   }
   return null;
 }

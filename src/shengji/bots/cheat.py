@@ -1,0 +1,89 @@
+"""``cheat``: the omniscient reference bot, an upper bound for the ladder (arena only).
+
+It sees every hand: the driver hands it the whole deal (``peek``) before each decision of
+the play phase. It plays each candidate (the heuristic's shortlist, then further legal
+plays, up to ``CANDIDATES``) to the end of the deal in the true deal with heuristic
+rollouts in every seat, and takes the best deal value for its side (ties: the heuristic's
+choice). Outside the play phase, or when nobody showed it the deal, it is ``heuristic``.
+It is never offered at a table or to players: the registry refuses it everywhere but the
+arena (``registry.ARENA_ONLY``).
+
+>>> from shengji.core.ruleset import PRESETS
+>>> from shengji.bots.driver import play_match
+>>> from shengji.bots.heuristic import HeuristicBot
+>>> bots = [CheatBot(0), HeuristicBot(1), CheatBot(2), HeuristicBot(3)]
+>>> state, _ = play_match(PRESETS["one-deck"], bots, seed=2, deals=1)
+>>> len(state.history)
+1
+"""
+
+from __future__ import annotations
+
+from shengji.bots.heuristic import HeuristicBot
+from shengji.bots.search import deal_value, rollout
+from shengji.core.actions import Action, Play
+from shengji.core.determinize import state_from_view
+from shengji.core.legal import LegalActions, hand_units
+from shengji.core.state import DealState, Phase
+from shengji.core.views import DealView
+
+CANDIDATES = 10
+"""Plays tried per decision (each is one rollout: the deal is known, nothing is sampled)."""
+
+
+class CheatBot:
+    """Perfect-information rollouts over candidate plays."""
+
+    name = "cheat"
+
+    def __init__(self, seed: int | str | None = None) -> None:
+        self.policy = HeuristicBot(seed)
+        self.players = [HeuristicBot(f"{seed}.rollout.{k}") for k in range(6)]
+        self._deal: DealState | None = None
+
+    def peek(self, deal: DealState) -> None:
+        """See the whole deal (every hand, the kitty) for the next decision."""
+        self._deal = deal
+
+    def choose(self, view: DealView, legal: LegalActions) -> Action | None:
+        """The candidate with the best deal value in the true deal."""
+        deal, self._deal = self._deal, None
+        if view.phase is not Phase.PLAYING or view.seat is None or deal is None:
+            return self.policy.choose(view, legal)
+        cands = self.candidates(view, legal)
+        if len(cands) == 1:
+            return cands[0]
+        hands, kitty = [list(h) for h in deal.hands], list(deal.kitty)
+        best, best_value = cands[0], -float("inf")
+        for action in cands:
+            world = state_from_view(view, hands, kitty)
+            world.apply_in_place(action)
+            value = deal_value(rollout(world, self.players), view.seat)
+            if value > best_value + 1e-9:
+                best, best_value = action, value
+        return best
+
+    def candidates(self, view: DealView, legal: LegalActions) -> list[Action]:
+        """The heuristic's shortlist, then every unit (a lead) or legal follow, deduplicated."""
+        out = self.policy.shortlist(view, legal, 5)
+        seen = {tuple(sorted(a.cards)) for a in out if isinstance(a, Play)}
+        ctx, seat = view.ctx, view.seat
+        extra: list[tuple[int, ...]] = []
+        if legal.kind == "lead" and ctx is not None and seat is not None:
+            extra = hand_units(list(view.hand_counts), ctx)
+        else:
+            for a in legal:
+                if isinstance(a, Play):
+                    extra.append(a.cards)
+                if len(extra) >= 4 * CANDIDATES:
+                    break
+        for cards in extra:
+            key = tuple(sorted(cards))
+            if len(out) >= CANDIDATES:
+                break
+            if key not in seen:
+                seen.add(key)
+                vouched = legal.vouch(Play(legal.seat, key))
+                if vouched is not None:
+                    out.append(vouched)
+        return out

@@ -1,0 +1,213 @@
+"""What a table asks its room's shell to do: typed effects, in the order they must happen.
+
+Writes come first in spirit: a ``Write`` is durable before any ``Send`` the table released
+after it (the table holds those sends in its outbox until the shell reports ``Written``).
+Every other effect is done as it comes.
+
+>>> Write(1, LogRecords((Record(1, 0, "room", ""),)), retry=False).request.records[0].kind
+'room'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+from shengji.core.match import MatchState
+from shengji.core.stakes import StakeRules
+from shengji.core.state import DealResult
+from shengji.server import wire
+from shengji.server.table.render import UpdateEntry
+
+# --------------------------------------------------------------------------- writes
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One row of the room's log; ``state``, when given, is written with it (the room's
+    row), in the same transaction."""
+
+    seq: int
+    match_no: int
+    kind: str
+    data: str
+    state: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class LogRecords:
+    """Append these rows (one transaction)."""
+
+    records: tuple[Record, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SaveGame:
+    """Store a finished match's record; the answer is ``GameSaved`` with its id (saving
+    the same match twice keeps one)."""
+
+    match_no: int
+    record: str
+    players: tuple[tuple[int, str], ...]
+    """``(seat, player id)`` of the humans."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealToSettle:
+    """One finished deal and the players settled for it (None: unrated)."""
+
+    deal_no: int
+    result: DealResult
+    players: tuple[str | None, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SettleDeals:
+    """Settle these deals' stakes (each once: settling again changes nothing); the answer
+    is ``DealsSettled``."""
+
+    match_no: int
+    rules: StakeRules
+    deals: tuple[DealToSettle, ...]
+    announce: int
+    """The deal that just ended: the room tells its players what it did (``settled``)."""
+
+
+WriteRequest: TypeAlias = LogRecords | SaveGame | SettleDeals
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """Do ``request``; answer ``Written``/``GameSaved``/``DealsSettled`` or ``WriteFailed``
+    with ``ticket``. ``retry``: an earlier attempt failed, maybe after it was committed: a
+    row already there must not be written twice."""
+
+    ticket: int
+    request: WriteRequest
+    retry: bool = False
+
+
+# --------------------------------------------------------------------------- sending
+
+Recipient: TypeAlias = tuple[int, int | None]
+"""A connection id and the seat it sees the table from (None: watching)."""
+
+Message: TypeAlias = wire.ServerMsg | UpdateEntry
+"""A message for everyone alike, or an update rendered per seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send ``msg`` to each recipient. ``seq``: a sequenced message's number; ``backlog``:
+    keep it for clients that resume (public sequenced messages)."""
+
+    to: tuple[Recipient, ...]
+    msg: Message
+    seq: int | None = None
+    backlog: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """Send ``conn`` (seeing from ``seat``) every kept public message after ``after``."""
+
+    conn: int
+    seat: int | None
+    after: int
+
+
+@dataclass(frozen=True, slots=True)
+class Disconnect:
+    """Close a connection (after what was sent to it), with a WebSocket close code."""
+
+    conn: int
+    code: int = 1000
+
+
+Delivery: TypeAlias = Send | Replay | Disconnect
+
+# --------------------------------------------------------------------------- the rest
+
+
+@dataclass(frozen=True, slots=True)
+class WakeAt:
+    """Post a ``Tick`` at loop time ``at`` (replaces any earlier wake-up)."""
+
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class AskBot:
+    """Let bot ``bot`` (seeded ``seed``) choose for ``seat`` in ``match``; answer
+    ``BotMoved`` with ``version`` (purpose ``move``: the seat's turn) or ``BotDeclared``
+    with the match number (``declare``: while cards are dealt)."""
+
+    seat: int
+    version: int
+    match_no: int
+    bot: str
+    seed: str
+    match: MatchState
+    purpose: Literal["move", "declare"] = "move"
+
+
+@dataclass(frozen=True, slots=True)
+class AskHint:
+    """Let bot ``bot`` suggest an action for ``seat``; answer ``HintReady`` for ``conn``."""
+
+    conn: int
+    seat: int
+    bot: str
+    seed: str
+    match: MatchState
+
+
+@dataclass(frozen=True, slots=True)
+class DrawSeed:
+    """Draw a fresh secret seed for the next match; answer ``SeedDrawn``."""
+
+
+@dataclass(frozen=True, slots=True)
+class PresenceChanged:
+    """Who is connected changed: tell the room soon (coalesced, server/presence.py)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TrimChat:
+    """Delete the room's chat lines before ``before_seq`` from the database."""
+
+    before_seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class CloseRoom:
+    """The room is closed (its owner closed it): the lobby forgets it, its row is marked."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """One line for the operator's log (``level``: ``info``, ``warning`` or ``error``)."""
+
+    level: Literal["debug", "info", "warning", "error"]
+    text: str
+    topic: Literal["rooms", "storage"] = "rooms"
+    """The logger: ``shengji.server.rooms`` or ``shengji.server.storage``."""
+
+
+Effect: TypeAlias = (
+    Write
+    | Send
+    | Replay
+    | Disconnect
+    | WakeAt
+    | AskBot
+    | AskHint
+    | DrawSeed
+    | PresenceChanged
+    | TrimChat
+    | CloseRoom
+    | Note
+)

@@ -1,0 +1,36 @@
+"""A table's writes carried out against the store, and the command that answers each.
+
+``carry_out(store, room_id, write)`` does one ``Write`` effect (log rows with the room's
+state, a finished match, a deal's stakes) and returns ``Written``, ``GameSaved`` or
+``DealsSettled``; a storage fault is raised for the room to answer ``WriteFailed``. A retry
+(``write.retry``) first looks whether the failed attempt was committed after all (a lost
+connection can fail a commit that went through), so no row is written twice.
+"""
+
+from __future__ import annotations
+
+from shengji.server.stakes import settle_listed
+from shengji.server.storage import Store
+from shengji.server.table.commands import Command, DealsSettled, GameSaved, Written
+from shengji.server.table.effects import LogRecords, SaveGame, SettleDeals, Write
+
+
+async def carry_out(store: Store, room_id: int, write: Write) -> Command:
+    """Do ``write``; the command that tells the table it is durable."""
+    req = write.request
+    match req:
+        case LogRecords(records=records):
+            first = records[0]
+            if write.retry and await store.has_log_row(room_id, first.seq, first.kind, first.data):
+                return Written(write.ticket)  # the failed attempt was committed after all
+            state = next((r.state for r in reversed(records) if r.state is not None), None)
+            rows = [(r.seq, r.match_no, r.kind, r.data) for r in records]
+            await store.log_rows(room_id, rows, None if state is None else dict(state))
+            return Written(write.ticket)
+        case SaveGame(match_no=match_no, record=record, players=players):
+            gid = await store.save_game(room_id, match_no, record, list(players))
+            return GameSaved(write.ticket, gid)
+        case SettleDeals(match_no=match_no, rules=rules, deals=deals):
+            listed = [(d.deal_no, d.result, d.players) for d in deals]
+            settled = await settle_listed(store, room_id, match_no, rules, listed)
+            return DealsSettled(write.ticket, tuple(settled))
