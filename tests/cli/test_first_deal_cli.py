@@ -54,16 +54,16 @@ def narrate(rs: Ruleset, lang: str) -> str:
     ("name", "lang", "lines"),
     [
         ("classic", "en", [
-            "Deal 1: dealer S1 (with S3), level 2, trump S, stake x2",
-            "  Declarations: S1 declares H2; S2 overturns with S2 S2",
-            "  First deal: S1 declared first and deals; the overturn changed trump, not the dealer",
+            "Deal 1: dealer #2 (with #4), level 2, trump S, stake x2",
+            "  Declarations: #2 declares H2; #3 overturns with S2 S2",
+            "  First deal: #2 declared first and deals; the overturn changed trump, not the dealer",
         ]),
-        ("classic", "zh", ["  首局：1号 先亮为庄家（反主只改主花色，不换庄）"]),
+        ("classic", "zh", ["  首局：2号 先亮为庄家（反主只改主花色，不换庄）"]),
         ("tournament", "en", [
-            "Deal 1: dealer S2 (with S0), level 2, trump S, stake x2",
-            "  First deal: S2 overturned and takes the dealer seat",
+            "Deal 1: dealer #3 (with #1), level 2, trump S, stake x2",
+            "  First deal: #3 overturned and takes the dealer seat",
         ]),
-        ("tournament", "zh", ["  首局：2号 翻主翻庄"]),
+        ("tournament", "zh", ["  首局：3号 翻主翻庄"]),
     ],
 )
 def test_the_replay_says_whose_seat_the_first_deal_is(name, lang, lines):
@@ -99,4 +99,4 @@ def test_play_shows_the_standing_declaration_and_who_deals():
     deal, _ = deal.apply(d(2, "S2 S2"))
     out = io.StringIO()
     HumanPlayer(io.StringIO(), out, RandomBot(0)).show(view_for(deal, 0))
-    assert "trump ? (S2 showed S2 S2), S1 deals" in out.getvalue()
+    assert "trump ? (#3 showed S2 S2), #2 deals" in out.getvalue()

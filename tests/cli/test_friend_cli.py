@@ -38,7 +38,7 @@ def test_arena_plays_per_seat_figures(
     assert len(d["levels_gained"]) == players and len(d["matches"]["wins"]) == players
     assert main(["replay", str(tmp_path / "match-1.json")]) == 0
     out = capsys.readouterr().out
-    assert "Levels: S0 on" in out
+    assert "Levels: #1 on" in out
     assert "the holder nearest the dealer is the friend" in out or "plays alone" in out
     assert "calls copy" not in out
 
@@ -98,8 +98,8 @@ def test_the_replay_tells_a_farther_holder_is_not_the_friend() -> None:
         for e in events:
             narrator.event(e, m)
     text = out.getvalue()
-    assert "S0 calls SA: the holder nearest the dealer is the friend (S1" in text
-    assert "S3 plays SA but is not the friend" in text
+    assert "#1 calls SA: the holder nearest the dealer is the friend (#2" in text
+    assert "#4 plays SA but is not the friend" in text
     zh = io.StringIO()
     Narrator(zh, "zh", m, None).event(events[-2], m)
     assert "不是朋友" in zh.getvalue()
@@ -129,5 +129,5 @@ def test_the_replay_names_the_seats_holding_the_right_to_declare() -> None:
     assert contested and text.count("亮牌权: ") == len(contested)
     for i in contested:
         d = m.history[i]
-        assert f"Deal {i + 1}: dealer S{d.dealer} " in text
+        assert f"Deal {i + 1}: dealer #{d.dealer + 1} " in text
         assert f"level {LEVELS[d.level]}," in text.split(f"Deal {i + 1}:")[1].split("\n")[0]

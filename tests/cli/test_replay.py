@@ -16,7 +16,7 @@ from shengji.core.events import Declared, TrickWon
 from shengji.core.record import GameRecord, replay, replay_steps
 from shengji.core.ruleset import preset
 
-TRICK = re.compile(r"^Trick \d+: S\d \S+.*( \| S\d \S+.*){3} -> S\d wins \d+ pts")
+TRICK = re.compile(r"^Trick \d+: #\d \S+.*( \| #\d \S+.*){3} -> #\d wins \d+ pts")
 
 
 @pytest.fixture(scope="module")
@@ -59,14 +59,14 @@ def test_english_replay_shows_every_trick(
         assert sum(x.startswith("Deal ") for x in lines) == 3
         assert sum(x.startswith("Result: attackers") for x in lines) == 3
         assert sum("Kitty revealed" in x for x in lines) == 3
-        assert "level 2" in out and "Kitty: S" in out and "buries" in out
+        assert "level 2" in out and "Kitty: #" in out and "buries" in out
 
 
 def test_chinese_replay_uses_the_game_terms(
     records: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = replay_out(capsys, str(records / "match-1.json"), "--lang", "zh")
-    for term in ("庄家", "级牌", "底牌", "第1轮", "得分", "第1副", "结果：闲家得分"):
+    for term in ("庄家", "级牌", "底牌", "第1轮", "得分", "第1局", "结果：闲家得分"):
         assert term in out
     assert "Trick" not in out and "Deal" not in out
     assert re.search(r"主 (黑桃|红桃|方块|梅花)|无主", out)

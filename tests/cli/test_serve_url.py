@@ -52,3 +52,47 @@ def test_environment_port_is_checked_like_the_flag(tmp_path: Path) -> None:
     )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "SHENGJI_PORT" in done.stderr
+
+
+def test_serve_on_every_interface_prints_the_lan_address(tmp_path: Path) -> None:
+    """``--host 0.0.0.0``: after the local URL, the address players on the network open."""
+    from shengji.server.lan import lan_addresses
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shengji", "serve", "--host", "0.0.0.0", "--port", "0",
+         "--data-dir", str(tmp_path), "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        m = re.fullmatch(r"open http://127\.0\.0\.1:(\d+)/ in a browser\n", first)
+        assert m is not None, first
+        port = m.group(1)
+        for address in lan_addresses():
+            line = proc.stdout.readline()
+            assert line == f"players on your network open http://{address}:{port}/\n"
+            assert httpx.get(f"http://{address}:{port}/healthz", timeout=5).json()["ok"]
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+
+
+def test_a_loopback_server_says_how_to_open_it_to_the_network(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shengji", "serve", "--port", "0", "--data-dir", str(tmp_path),
+         "--log-level", "warning"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        proc.stdout.readline()
+        assert "--host 0.0.0.0" in proc.stdout.readline()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)

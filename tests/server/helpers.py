@@ -189,3 +189,25 @@ class Client:
 
     def close(self) -> None:
         self._stack.close()
+
+
+def finished_match(base: str, token: str, **room: Any) -> tuple[int, str]:
+    """A one-deal match in a new room: this player in seat 0 (moving by hints) against
+    random bots; returns the game id and the room code."""
+    body: dict[str, Any] = {"max_deals": 1, "bots": {"1": "random", "2": "random", "3": "random"}}
+    body.update(room)
+    code = new_room(base, token, **body)["code"]
+    c = Client(base, code, token)
+    c.send({"t": "sit", "v": 2, "seat": 0})
+    c.send({"t": "ready", "v": 2})
+    try:
+        while True:
+            m = c.recv(20)
+            assert m["t"] != "error", m
+            if m["t"] == "match_over":
+                return int(m["game"]), code
+            if m["t"] == "update" and m["to_act"] == 0 and m["phase"] != "dealing":
+                c.send({"t": "hint", "v": 2})
+                c.act(c.wait(lambda x: x["t"] == "hint")["action"])
+    finally:
+        c.close()

@@ -30,6 +30,8 @@ def test_every_key_the_code_asks_for_is_in_the_catalogs() -> None:
     en = _catalog("en")
     code = "\n".join(p.read_text("utf-8") for p in STATIC.rglob("*.js") if "vendor" not in p.parts)
     used = set(re.findall(r"""\bt\(\s*"([\w.-]+)"\s*[,)]""", code))
+    for key in re.findall(r"""\btn\(\s*"([\w.-]+)"\s*,""", code):  # counted texts
+        used |= {f"{key}.one", f"{key}.other"}
     used |= set(re.findall(r"""key: "([\w.-]+)\"""", code))
     used.discard("key")  # the example in i18n.js
     assert len(used) > 50
@@ -41,3 +43,24 @@ def test_every_key_the_code_asks_for_is_in_the_catalogs() -> None:
     used |= {f"suit.{s}" for s in "SHDC"} | {"status.waiting", "status.playing"}
     used |= {"action.play", "action.declare", "action.bury"}
     assert sorted(used - set(en)) == []
+
+
+def test_keys_made_from_data_are_in_the_catalogs() -> None:
+    """Keys the code builds from values: settings choices, vote outcomes, declaration kinds."""
+    en = _catalog("en")
+    made = {f"settings.cardSize.{v}" for v in ("small", "medium", "large")}
+    made |= {f"settings.handOrder.{v}" for v in ("server", "trumps-right")}
+    made |= {f"settings.lang.{v}" for v in ("zh-CN", "en")}
+    made |= {f"vote.{v}" for v in ("passed", "refused", "void")}
+    kinds = ("declare", "overturn", "reinforce", "self-overturn", "outranked", "rebury")
+    made |= {f"replay.decl.{v}" for v in kinds}
+    assert sorted(made - set(en)) == []
+
+
+def test_a_deal_is_one_word_in_chinese() -> None:
+    """局 everywhere for a deal (副 is a deck of cards), 不叫 to pass in the auction."""
+    zh = _catalog("zh-CN")
+    assert zh["action.pass_bid"] == "不叫" and zh["info.deal_n"] == "第{n}局"
+    for key, text in zh.items():
+        assert "第几局" not in text and "盘" not in text, key
+        assert not re.search(r"第\{?\w*\}?副", text), key

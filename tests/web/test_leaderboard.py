@@ -89,7 +89,7 @@ def test_a_coin_room_from_the_form_and_the_leaderboard(
         page.get_by_test_id("lang").click()
         expect(page.locator("h1")).to_have_text("排行榜")
         expect(page.get_by_test_id("kind-coins")).to_have_text("游戏币")
-        expect(page.get_by_test_id("ledger")).to_contain_text("第1副")
+        expect(page.get_by_test_id("ledger")).to_contain_text("第1局")
         expect(page.get_by_test_id("ledger")).to_contain_text("N=")
         expect(page.get_by_test_id("ledger")).not_to_contain_text("dealer side")
         expect(page.get_by_test_id("ledger")).not_to_contain_text("attackers")

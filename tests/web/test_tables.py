@@ -18,7 +18,12 @@ OVERLAPS = """() => {
   const box = (e) => e.getBoundingClientRect();
   const felt = box(document.querySelector('[data-testid=felt]'));
   const plates = [...document.querySelectorAll('.seat .plate')].map(box);
-  const plays = [...document.querySelectorAll('.trick .play')].map(box);
+  // where the cards rest: a play still flying in (motion) is brought to its place first
+  document.getAnimations().forEach((a) => {
+    const el = a.effect && a.effect.target;
+    if (el && el.closest && el.closest('.trick')) a.finish();
+  });
+  const plays = [...document.querySelectorAll('.trick > .play')].map(box);
   const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1 &&
     a.top < b.bottom - 1 && b.top < a.bottom - 1;
   const out = [];

@@ -1,9 +1,12 @@
-"""Message catalogs of the command line (``replay``): English and Chinese, the same keys.
+"""Message catalogs of the command line (``replay``, ``play``): English and Chinese, the same
+keys. Seats are labelled so that no label reads as a card (``#1`` / ``1号``, never ``S1``).
 
 Card notation stays canonical in both languages (``SA H10 BJ``); only the words change.
 
->>> tr("zh", "trick", no=3, plays="0号 SA | 1号 S3", winner="0号", points=0)
-'第3轮：0号 SA | 1号 S3 → 0号 赢，得分 0'
+>>> tr("zh", "trick", no=3, plays="1号 SA | 2号 S3", winner="1号", points=0)
+'第3轮：1号 SA | 2号 S3 → 1号 赢，得分 0'
+>>> tr("en", "seat", n=3)
+'#3'
 >>> set(EN) == set(ZH)
 True
 """
@@ -13,11 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 EN: dict[str, str] = {
-    "seat": "S{seat}",
+    "seat": "#{n}",
     "sep": "; ",
     "comma": ", ",
     "team": "team {team} ({seats})",
-    "record": "Record: preset {preset}, seed {seed}, {deals} deal(s); players {players}",
+    "record": "Record: preset {preset}, seed {seed}, {deals}; players {players}",
     "deal": "Deal {no}: dealer {dealer} (with {partners}), level {level}, {trump}{stake}",
     "trump.suit": "trump {suit}",
     "trump.none": "no trump (NT)",
@@ -70,22 +73,61 @@ EN: dict[str, str] = {
     "bid": "{seat} {target}",
     "bid-pass": "{seat} passes",
     "attackers-up": "attackers reach the target and go up {n} each",
-    "match-over": "Match over after {deals} deal(s): {team} wins",
-    "match-unfinished": "Match not finished after {deals} deal(s)",
+    "match-over": "Match over after {deals}: {team} wins",
+    "match-unfinished": "Match not finished after {deals}",
     "mismatch": "warning: the record's result disagrees with the replay: {diff}",
     "illegal": "error: action {n} ({action}) cannot be replayed: {why}",
     "bad-file": "error: cannot read {file}: {why}",
-    "no-such-deal": "error: the record has {deals} deal(s); --deal must be 1..{deals}",
+    "no-such-deal": "error: the record has {deals}; --deal must be 1..{n}",
     "bad-deal": "error: --deal counts from 1",
+    "deals.one": "{n} deal",
+    "deals.other": "{n} deals",
+    "redeal": "Deal {no} is dealt again (the players agreed to reset it)",
+    "play.intro": "shengji play: {ruleset}, you are {seat} ({partner}), bots: {bots}. "
+    "Type cards like 'SA SA', 'hint', 'pass' or 'quit'.",
+    "play.partner": "partner {seat}",
+    "play.no-partner": "no fixed partner",
+    "play.you": "{seat} (you)",
+    "play.bye": "bye",
+    "play.error": "shengji play: error: {why}",
+    "play.bad-seat": "--seat must be 0..{last} (seat 0 is shown as #1)",
+    "play.status": "  [level {level}, trump {trump}, attackers {points} pts] "
+    "your hand ({n}): {hand}",
+    "play.unknown-trump": "?",
+    "play.showed": " ({seat} showed {cards})",
+    "play.deals-first": ", {seat} deals",
+    "play.group-trump": "trump",
+    "play.declare-now": "declare? ({options}; Enter = no, hint): ",
+    "play.declare-window": "declare ({options}) or pass (or hint): ",
+    "play.rebury-window": "反底 ({options}) or pass (or hint): ",
+    "play.nothing": "nothing",
+    "play.bury": "kitty was {kitty}; bury {n} cards (or hint): ",
+    "play.trick": "  trick: {trick}",
+    "play.you-lead": "(you lead)",
+    "play.play": "play (or hint): ",
+    "play.hint": "  hint: {text}",
+    "play.hint-enter": "  hint: (press Enter: do not declare now)",
+    "play.no-hint": "  hint: none",
+    "play.bids": "  kitty shows {shown}; bids: {bids}",
+    "play.no-bids": "none yet",
+    "play.bid-prompt": "bid the attackers' target ({most}, steps of {step}), pass or hint: ",
+    "play.at-most": "at most {n}",
+    "play.none-left": "none left",
+    "play.bid-number": "a bid is a number of points, e.g. 120",
+    "play.name-trump": "you deal for {target}: name trump (S, H, D, C) or hint: ",
+    "play.call": "call a friend: copy and card, e.g. '1 SA' (or hint): ",
+    "play.call-card": "call a friend: a card, e.g. 'SA' — its holder nearest you is the friend "
+    "(or hint): ",
+    "play.refused": "  not allowed: {why}",
 }
 
 ZH: dict[str, str] = {
-    "seat": "{seat}号",
+    "seat": "{n}号",
     "sep": "；",
     "comma": "，",
     "team": "{team}队（{seats}）",
-    "record": "对局记录：规则 {preset}，种子 {seed}，共 {deals} 副；玩家 {players}",
-    "deal": "第{no}副：庄家 {dealer}（同伴 {partners}），级牌 {level}，{trump}{stake}",
+    "record": "对局记录：规则 {preset}，种子 {seed}，共 {deals}；玩家 {players}",
+    "deal": "第{no}局：庄家 {dealer}（同伴 {partners}），级牌 {level}，{trump}{stake}",
     "trump.suit": "主 {suit}",
     "trump.none": "无主",
     "suit.0": "黑桃",
@@ -132,14 +174,73 @@ ZH: dict[str, str] = {
     "bid": "{seat} {target}分",
     "bid-pass": "{seat} 放弃",
     "attackers-up": "抓分方到点，各升{n}级",
-    "match-over": "比赛结束（共 {deals} 副）：{team} 获胜",
-    "match-unfinished": "比赛未结束（已打 {deals} 副）",
+    "match-over": "比赛结束（共 {deals}）：{team} 获胜",
+    "match-unfinished": "比赛未结束（已打 {deals}）",
     "mismatch": "警告：记录的结果与重放不一致：{diff}",
     "illegal": "错误：第{n}个动作（{action}）无法重放：{why}",
     "bad-file": "错误：无法读取 {file}：{why}",
-    "no-such-deal": "错误：记录只有 {deals} 副；--deal 须在 1..{deals} 之间",
+    "no-such-deal": "错误：记录只有 {deals}；--deal 须在 1..{n} 之间",
     "bad-deal": "错误：--deal 从 1 开始计数",
+    "deals.one": "{n} 局",
+    "deals.other": "{n} 局",
+    "redeal": "第{no}局重新发牌（玩家同意重来）",
+    "play.intro": "shengji play：{ruleset}，你是 {seat}（{partner}），机器人：{bots}。"
+    "输入牌如 'SA SA'，或 'hint'（提示）、'pass'（不亮）、'quit'（退出）。",
+    "play.partner": "对家 {seat}",
+    "play.no-partner": "没有固定对家",
+    "play.you": "{seat}（你）",
+    "play.bye": "再见",
+    "play.error": "shengji play：错误：{why}",
+    "play.bad-seat": "--seat 须在 0..{last} 之间（0 号位显示为 1号）",
+    "play.status": "  [打 {level}，主 {trump}，闲家 {points} 分] 你的手牌（{n} 张）：{hand}",
+    "play.unknown-trump": "未定",
+    "play.showed": "（{seat} 亮了 {cards}）",
+    "play.deals-first": "，{seat} 坐庄",
+    "play.group-trump": "主",
+    "play.declare-now": "亮主吗？（{options}；回车 = 不亮，hint = 提示）：",
+    "play.declare-window": "亮主（{options}）或 pass 不亮（hint = 提示）：",
+    "play.rebury-window": "反底（{options}）或 pass 不反（hint = 提示）：",
+    "play.nothing": "无",
+    "play.bury": "底牌是 {kitty}；扣 {n} 张（hint = 提示）：",
+    "play.trick": "  本轮：{trick}",
+    "play.you-lead": "（你首出）",
+    "play.play": "出牌（hint = 提示）：",
+    "play.hint": "  提示：{text}",
+    "play.hint-enter": "  提示：（直接回车：现在不亮）",
+    "play.no-hint": "  提示：无",
+    "play.bids": "  亮出的底牌 {shown}；叫分：{bids}",
+    "play.no-bids": "还没人叫",
+    "play.bid-prompt": "叫闲家目标分（{most}，每档 {step} 分），pass 不叫，hint 提示：",
+    "play.at-most": "最多 {n}",
+    "play.none-left": "已无可叫",
+    "play.bid-number": "叫分要写一个分数，例如 120",
+    "play.name-trump": "你以 {target} 分坐庄：请定主（S 黑桃、H 红桃、D 方块、C 梅花）或 hint：",
+    "play.call": "找朋友：第几张哪张牌，例如 '1 SA'（hint = 提示）：",
+    "play.call-card": "找朋友：叫一张牌，例如 'SA'，离你最近的持有者就是朋友（hint = 提示）：",
+    "play.refused": "  不行：{why}",
 }
+
+REASONS_ZH: dict[str, str] = {
+    "bad-notation": "这不是牌",
+    "impossible-cards": "不可能有这些牌",
+    "not-in-hand": "你手里没有这些牌",
+    "wrong-count": "出牌张数要和首家一样",
+    "must-follow-suit": "有首家的花色必须跟",
+    "must-follow-structure": "必须尽量跟首家的对子和拖拉机",
+    "mixed-lead": "首家出牌必须是同一花色",
+    "throw-not-allowed": "不能这样甩牌",
+    "empty-play": "至少出一张牌",
+    "bad-ruleset": "这些规则没法打",
+    "wrong-phase": "现在不能这样做",
+    "not-your-turn": "还没轮到你",
+    "bad-declaration": "不能这样亮主",
+    "bad-kitty": "扣底的张数或牌不对",
+    "bad-bid": "这个叫分不行",
+    "bad-call": "不能这样叫朋友",
+}
+"""Why an input was refused, in Chinese, by ``Reason`` code (English shows the engine's own
+words)."""
+
 
 CATALOGS: dict[str, dict[str, str]] = {"en": EN, "zh": ZH}
 """Catalogs by language code."""
@@ -148,3 +249,25 @@ CATALOGS: dict[str, dict[str, str]] = {"en": EN, "zh": ZH}
 def tr(lang: str, key: str, **fields: Any) -> str:
     """The message ``key`` in ``lang`` with ``fields`` filled in (English if unknown)."""
     return CATALOGS.get(lang, EN)[key].format(**fields)
+
+
+def plural(lang: str, key: str, n: int) -> str:
+    """``key.one`` or ``key.other`` with ``n``: ``plural("en", "deals", 1)`` is ``'1 deal'``.
+
+    >>> plural("en", "deals", 2), plural("zh", "deals", 1)
+    ('2 deals', '1 局')
+    """
+    return tr(lang, f"{key}.one" if n == 1 else f"{key}.other", n=n)
+
+
+def refusal(lang: str, reason: str, message: str) -> str:
+    """Why an input was refused, in ``lang``: the engine's words in English, the reason's
+    in Chinese (a notation error keeps the engine's words, which quote what was typed).
+
+    >>> refusal("zh", "must-follow-suit", "must follow the led suit while you hold it")
+    '有首家的花色必须跟'
+    """
+    if lang != "zh" or reason not in REASONS_ZH:
+        return message
+    text = REASONS_ZH[reason]
+    return f"{text}（{message}）" if reason == "bad-notation" else text

@@ -1,11 +1,13 @@
 """``shengji play``: play deals yourself in the terminal against bots.
 
-You sit at ``--seat`` (default 0; your partner is the seat opposite). Type cards in the
-project notation (``SA SA SK``, ``h10``, ``♠A``), ``pass``, ``hint`` (what a bot would play)
-or ``quit``. While the cards are dealt you are asked when a level card or a joker arrives;
-press Enter to let the chance go. Illegal plays are refused with the reason.
+You sit at ``--seat`` (0-based, default 0; seats are shown as ``#1``.. so that no label reads
+as a card; your partner is the seat opposite). Type cards in the project notation
+(``SA SA SK``, ``h10``, ``♠A``), ``pass``, ``hint`` (what a bot would do, printed exactly as
+you would type it) or ``quit``. While the cards are dealt you are asked when a level card or
+a joker arrives; press Enter to let the chance go. Illegal plays are refused with the
+reason. ``--lang zh`` prints everything in Chinese.
 
-    shengji play --preset classic --bots random --seed 7
+    shengji play --preset classic --bots random --seed 7 --lang zh
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Callable
-from typing import TextIO
+from typing import Any, TextIO
 
 from shengji.bots.base import Bot
 from shengji.bots.driver import play_match
@@ -24,9 +26,19 @@ from shengji.bots.registry import (
     parse_bot_spec,
     with_think_ms,
 )
+from shengji.cli.i18n import refusal, tr
 from shengji.cli.replay import Narrator
-from shengji.core.actions import Action, Bid, Bury, CallFriend, Declare, NameTrump, Pass, Play
-from shengji.core.cards import cards_str, parse_cards, parse_trump, trump_str
+from shengji.core.actions import (
+    Action,
+    Bid,
+    Bury,
+    CallFriend,
+    Declare,
+    NameTrump,
+    Pass,
+    Play,
+)
+from shengji.core.cards import LEVELS, NO_TRUMP, cards_str, parse_cards, parse_trump, trump_str
 from shengji.core.errors import ShengjiError
 from shengji.core.events import Event, visible
 from shengji.core.friend import parse_call
@@ -42,15 +54,61 @@ class InputEnded(Exception):
     """The player closed the input (EOF) or typed ``quit``."""
 
 
+HINTS = ("hint", "h", "?")
+"""What asks for a hint (in naming trump ``h`` is hearts, so only ``hint`` and ``?``)."""
+
+
+def seat_label(lang: str, seat: int) -> str:
+    """``#1`` for seat 0 (``1号`` in Chinese): a label that cannot be read as a card.
+
+    >>> seat_label("en", 2), seat_label("zh", 0)
+    ('#3', '1号')
+    """
+    return tr(lang, "seat", n=seat + 1)
+
+
+def typed_form(action: Action | None, by_copy: bool = True) -> str | None:
+    """What a player types at the prompt for ``action`` (None: press Enter); a friend call
+    is its card alone where the call names no copy (``by_copy`` False: nearest holder).
+
+    >>> from shengji.core.cards import parse_card
+    >>> typed_form(CallFriend(0, parse_card("SA"), 1)), typed_form(Bid(1, 120))
+    ('1 SA', '120')
+    >>> typed_form(Pass(2)), typed_form(NameTrump(1, 1)), typed_form(None)
+    ('pass', 'H', None)
+    """
+    if action is None:
+        return None
+    if isinstance(action, Declare | Bury | Play):
+        return cards_str(action.cards)
+    if isinstance(action, Pass):
+        return "pass"
+    if isinstance(action, Bid):
+        return str(action.target)
+    if isinstance(action, NameTrump):
+        return trump_str(action.trump)
+    if isinstance(action, CallFriend):
+        card = cards_str((action.card,))
+        return f"{action.nth} {card}" if by_copy else card
+    return str(action)
+
+
 class HumanPlayer:
     """A ``Bot`` whose decisions are typed at the terminal."""
 
     name = "human"
 
-    def __init__(self, inp: TextIO, out: TextIO, adviser: Bot) -> None:
+    def __init__(self, inp: TextIO, out: TextIO, adviser: Bot, lang: str = "en") -> None:
         self.inp = inp
         self.out = out
         self.adviser = adviser
+        self.lang = lang
+
+    def t(self, key: str, **fields: Any) -> str:
+        return tr(self.lang, key, **fields)
+
+    def seat(self, seat: int) -> str:
+        return seat_label(self.lang, seat)
 
     def _ask(self, prompt: str) -> str:
         self.out.write(prompt)
@@ -60,6 +118,16 @@ class HumanPlayer:
             raise InputEnded
         return line.strip()
 
+    def _hint(self, view: DealView, legal: LegalActions) -> None:
+        """Print what the adviser would do, exactly as it is typed back."""
+        action = self.adviser.choose(view, legal)
+        text = typed_form(action, view.ruleset.friend_rule == "nth-played")
+        if text is None:
+            key = "play.hint-enter" if view.phase is Phase.DEALING else "play.no-hint"
+            self.out.write(self.t(key) + "\n")
+        else:
+            self.out.write(self.t("play.hint", text=text) + "\n")
+
     def show(self, view: DealView) -> None:
         """Print the hand grouped by effective suit, trumps first."""
         ctx = view.ctx
@@ -68,17 +136,29 @@ class HumanPlayer:
             groups.setdefault(ctx.esuit[c] if ctx else 0, []).append(c)
         parts = []
         for suit, cards in groups.items():
-            label = "trump" if ctx and suit == TRUMP else ("S", "H", "D", "C")[suit] if ctx else ""
+            if not ctx:
+                label = ""
+            elif suit == TRUMP:
+                label = self.t("play.group-trump")
+            else:
+                label = ("S", "H", "D", "C")[suit]
             parts.append(f"{label}: {cards_str(cards)}" if label else cards_str(cards))
-        trump = "?" if view.trump is None else trump_str(view.trump)
+        if view.trump is None:
+            trump = self.t("play.unknown-trump")
+        elif view.trump == NO_TRUMP:
+            trump = self.t("trump.none")
+        else:
+            trump = self.t(f"suit.{view.trump}")
         decl = view.declaration
         if view.trump is None and decl is not None:
-            trump += f" (S{decl.seat} showed {cards_str(decl.cards)})"
+            trump += self.t("play.showed", seat=self.seat(decl.seat), cards=cards_str(decl.cards))
         if view.dealer is None and view.dealer_to_be is not None:
-            trump += f", S{view.dealer_to_be} deals"  # first deal (先亮者为庄家 or 翻主翻庄)
+            # first deal (先亮者为庄家 or 翻主翻庄)
+            trump += self.t("play.deals-first", seat=self.seat(view.dealer_to_be))
         self.out.write(
-            f"  [level {_rank(view.level)}, trump {trump}, attackers {view.attacker_points} pts]"
-            f" your hand ({len(view.hand)}): " + " | ".join(parts) + "\n"
+            self.t("play.status", level=LEVELS[view.level], trump=trump,
+                   points=view.attacker_points, n=len(view.hand), hand=" | ".join(parts))
+            + "\n"
         )
 
     def choose(self, view: DealView, legal: LegalActions) -> Action | None:
@@ -86,19 +166,29 @@ class HumanPlayer:
         seat = legal.seat
         phase = view.phase
         self.show(view)
+        declarations = " / ".join(
+            cards_str(a.cards) for a in legal.small if isinstance(a, Declare)
+        ) or self.t("play.nothing")
         if phase is Phase.DEALING:
-            options = " / ".join(cards_str(a.cards) for a in legal.small if isinstance(a, Declare))
-            text = self._ask(f"declare? ({options}; Enter = no): ")
-            if not text:
-                return None
-            return self._checked(legal, Declare, text)
-        if phase in (Phase.DECLARING, Phase.REBURY):
-            shown = " / ".join(cards_str(a.cards) for a in legal.small if isinstance(a, Declare))
-            what = "反底" if phase is Phase.REBURY else "declare"
             while True:
-                text = self._ask(f"{what} ({shown or 'nothing'}) or pass: ")
+                text = self._ask(self.t("play.declare-now", options=declarations))
+                if not text:
+                    return None
+                if text.lower() in HINTS:
+                    self._hint(view, legal)
+                    continue
+                action = self._checked(legal, Declare, text)
+                if action is not None:
+                    return action
+        if phase in (Phase.DECLARING, Phase.REBURY):
+            key = "play.rebury-window" if phase is Phase.REBURY else "play.declare-window"
+            while True:
+                text = self._ask(self.t(key, options=declarations))
                 if text.lower() in ("", "pass", "p"):
                     return Pass(seat)
+                if text.lower() in HINTS:
+                    self._hint(view, legal)
+                    continue
                 action = self._checked(legal, Declare, text)
                 if action is not None:
                     return action
@@ -109,21 +199,24 @@ class HumanPlayer:
         if phase is Phase.BURYING:
             count = view.hand_sizes[seat] - view.ruleset.hand_size  # 竞标 swap: 6
             while True:
-                kitty = cards_str(view.kitty or ())
-                text = self._ask(f"kitty was {kitty or '?'}; bury {count} cards: ")
+                kitty = cards_str(view.kitty or ()) or "?"
+                text = self._ask(self.t("play.bury", kitty=kitty, n=count))
+                if text.lower() in HINTS:
+                    self._hint(view, legal)
+                    continue
                 action = self._checked(legal, Bury, text)
                 if action is not None:
                     return action
         if phase is Phase.CALLING:
             return self._call(view, legal)
-        trick = " | ".join(f"S{s} {cards_str(c)}" for s, c in view.trick) or "(you lead)"
-        self.out.write(f"  trick: {trick}\n")
+        trick = " | ".join(
+            f"{self.seat(s)} {cards_str(c)}" for s, c in view.trick
+        ) or self.t("play.you-lead")
+        self.out.write(self.t("play.trick", trick=trick) + "\n")
         while True:
-            text = self._ask("play (or hint): ")
-            if text.lower() in ("hint", "h", "?"):
-                hint = self.adviser.choose(view, legal)
-                if isinstance(hint, Play):
-                    self.out.write(f"  hint: {cards_str(hint.cards)}\n")
+            text = self._ask(self.t("play.play"))
+            if text.lower() in HINTS:
+                self._hint(view, legal)
                 continue
             action = self._checked(legal, Play, text)
             if action is not None:
@@ -132,20 +225,25 @@ class HumanPlayer:
     def _bid(self, view: DealView, legal: LegalActions) -> Action:
         """竞标: bid a target for the attackers (lower than the last bid) or pass."""
         bids = view.auction.bids if view.auction is not None else ()
-        said = ", ".join(f"S{s} {'pass' if t is None else t}" for s, t in bids) or "none yet"
+        said = self.t("comma").join(
+            self.t("bid-pass", seat=self.seat(s)) if t is None
+            else self.t("bid", seat=self.seat(s), target=t)
+            for s, t in bids
+        ) or self.t("play.no-bids")
         targets = [a.target for a in legal.small if isinstance(a, Bid)]
-        most = f"at most {targets[0]}" if targets else "none left"
-        self.out.write(f"  kitty shows {cards_str(view.shown)}; bids: {said}\n")
+        most = self.t("play.at-most", n=targets[0]) if targets else self.t("play.none-left")
+        self.out.write(self.t("play.bids", shown=cards_str(view.shown), bids=said) + "\n")
         while True:
-            text = self._ask(f"bid the attackers' target ({most}, steps of "
-                             f"{view.ruleset.bid_step}), pass or hint: ").lower()
+            text = self._ask(
+                self.t("play.bid-prompt", most=most, step=view.ruleset.bid_step)
+            ).lower()
             if text in ("", "pass", "p"):
                 return Pass(legal.seat)
-            if text in ("hint", "h", "?"):
-                self.out.write(f"  hint: {self.adviser.choose(view, legal)}\n")
+            if text in HINTS:
+                self._hint(view, legal)
                 continue
             if not text.isdigit():
-                self.out.write("  not allowed: a bid is a number of points, e.g. 120\n")
+                self.out.write(self.t("play.refused", why=self.t("play.bid-number")) + "\n")
                 continue
             action = self._legal(legal, text, lambda t: Bid(legal.seat, int(t)))
             if action is not None:
@@ -154,9 +252,9 @@ class HumanPlayer:
     def _name_trump(self, view: DealView, legal: LegalActions) -> Action:
         """竞标: the auction's winner names a suit."""
         while True:
-            text = self._ask(f"you deal for {view.target}: name trump (S, H, D, C) or hint: ")
+            text = self._ask(self.t("play.name-trump", target=view.target))
             if text.lower() in ("hint", "?"):  # not "h": that is hearts here
-                self.out.write(f"  hint: {self.adviser.choose(view, legal)}\n")
+                self._hint(view, legal)
                 continue
             action = self._legal(legal, text, lambda t: NameTrump(legal.seat, parse_trump(t)))
             if action is not None:
@@ -166,18 +264,10 @@ class HumanPlayer:
         """找朋友: the dealer names a card: its holder nearest the dealer is the friend
         (``nth-played`` tables: which copy of which card, played by another seat)."""
         by_copy = view.ruleset.friend_rule == "nth-played"
-        prompt = (
-            "call a friend: copy and card, e.g. '1 SA' (or hint): " if by_copy
-            else "call a friend: a card, e.g. 'SA' — its holder nearest you is the friend "
-            "(or hint): "
-        )
         while True:
-            text = self._ask(prompt)
-            if text.lower() in ("hint", "h", "?"):
-                hint = self.adviser.choose(view, legal)
-                if isinstance(hint, CallFriend):
-                    shown = cards_str((hint.card,))
-                    self.out.write(f"  hint: {f'{hint.nth} ' if by_copy else ''}{shown}\n")
+            text = self._ask(self.t("play.call" if by_copy else "play.call-card"))
+            if text.lower() in HINTS:
+                self._hint(view, legal)
                 continue
 
             def call(t: str) -> Action:
@@ -203,19 +293,15 @@ class HumanPlayer:
             action = make(text)
             legal.state.check(action)
         except ShengjiError as e:
-            self.out.write(f"  not allowed: {e.message}\n")
+            why = refusal(self.lang, e.reason.value, e.message)
+            self.out.write(self.t("play.refused", why=why) + "\n")
             return None
         return action
 
 
-def _rank(level: int) -> str:
-    from shengji.core.cards import LEVELS
-
-    return LEVELS[level]
-
-
 def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO) -> int:
     """Run ``shengji play``; 0 when the deals are done, 1 if the input ends early."""
+    lang: str = getattr(args, "lang", "en")
     try:
         options = json.loads(args.options) if args.options else None
         ruleset = preset(args.preset, options)
@@ -227,25 +313,30 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
                 raise
             bot_factory(args.bots, allow_import=True)  # a plug-in (entry point, import path)
     except (ShengjiError, ValueError) as e:
-        err.write(f"shengji play: error: {e}\n")
+        err.write(tr(lang, "play.error", why=e) + "\n")
         return 2
     seat = args.seat
     if not 0 <= seat < ruleset.players:
-        err.write(f"shengji play: error: --seat must be 0..{ruleset.players - 1}\n")
+        why = tr(lang, "play.bad-seat", last=ruleset.players - 1)
+        err.write(tr(lang, "play.error", why=why) + "\n")
         return 2
-    human = HumanPlayer(inp, out, make_bot(args.bots, f"{args.seed}.hint", allow_import=True))
+    adviser = make_bot(args.bots, f"{args.seed}.hint", allow_import=True)
+    human = HumanPlayer(inp, out, adviser, lang)
     players: list[Bot] = [
         human if k == seat else make_bot(args.bots, f"{args.seed}.{k}", allow_import=True)
         for k in range(ruleset.players)
     ]
     partner = (
-        f"partner S{(seat + 2) % 4}" if ruleset.partnership == "fixed" else "no fixed partner"
+        tr(lang, "play.partner", seat=seat_label(lang, (seat + 2) % 4))
+        if ruleset.partnership == "fixed"
+        else tr(lang, "play.no-partner")
     )
+    you = seat_label(lang, seat)
     out.write(
-        f"shengji play: {ruleset.name}, you are S{seat} ({partner}), "
-        f"bots: {args.bots}. Type cards like 'SA SA', 'hint', 'pass' or 'quit'.\n"
+        tr(lang, "play.intro", ruleset=ruleset.name, seat=you, partner=partner, bots=args.bots)
+        + "\n"
     )
-    printer = Narrator(out, args.lang, MatchState.new(ruleset, args.seed), None)
+    printer = Narrator(out, lang, MatchState.new(ruleset, args.seed), None)
 
     def narrate(_action: Action, state: MatchState, events: list[Event]) -> None:
         for e in visible(events, seat):
@@ -256,6 +347,6 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
             ruleset, players, args.seed, deals=args.deals, on_action=narrate, wrap_errors=False
         )
     except InputEnded:
-        out.write("bye\n")
+        out.write(tr(lang, "play.bye") + "\n")
         return 1
     return 0

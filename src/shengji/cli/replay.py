@@ -2,7 +2,8 @@
 
 A record is full information (ruleset + seed + actions), so the replay shows every
 declaration, the buried kitty and each trick in card notation, e.g.
-``Trick 3: S0 SA SA | S1 S3 S4 | S2 SK SK | S3 H2 H2 -> S3 wins 20 pts``. The record's
+``Trick 3: #1 SA SA | #2 S3 S4 | #3 SK SK | #4 H2 H2 -> #4 wins 20 pts`` (seats are
+``#1``.. so that no label reads as a card). The record's
 stored result is checked against the replay: a disagreement is a warning and exit code 1.
 
     shengji replay match-1.json --lang zh --deal 2
@@ -27,13 +28,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from shengji.cli.i18n import tr
+from shengji.cli.i18n import plural, tr
 from shengji.core.cards import LEVELS, NO_TRUMP, card_str, cards_str
 from shengji.core.errors import ShengjiError
 from shengji.core.events import (
     AuctionWon,
     BidMade,
     DealEnded,
+    DealReset,
     DealStarted,
     Declared,
     Event,
@@ -100,11 +102,12 @@ class Narrator:
         return tr(self.lang, key, **fields)
 
     def seat(self, seat: int) -> str:
-        return self.t("seat", seat=seat)
+        """A seat's label, 1-based: ``#1`` (``1号``), never a card's look."""
+        return self.t("seat", n=seat + 1)
 
     def team(self, team: int) -> str:
         seats = "+".join(self.seat(s) for s in range(self.players) if team_of(s) == team)
-        return self.t("team", team=team, seats=seats)
+        return self.t("team", team=team + 1, seats=seats)
 
     def winners(self, state: MatchState) -> str:
         """The match's winners: a team, or the winning seats when partners are not fixed."""
@@ -126,7 +129,9 @@ class Narrator:
 
     def event(self, e: Event, state: MatchState) -> None:
         d = self.deal
-        if isinstance(e, DealStarted):
+        if isinstance(e, DealReset):
+            self.emit(self.t("redeal", no=e.deal_no + 1))
+        elif isinstance(e, DealStarted):
             self.deal = _Deal(e.deal_no, e.level, first=e.dealer is None, rights=e.rights)
         elif isinstance(e, Declared):
             self._declared(e, state)
@@ -267,7 +272,7 @@ class Narrator:
             )
         else:
             levels = self.t("comma").join(
-                self.t("level-of", team=t, rank=LEVELS[state.level_rank(t)]) for t in (0, 1)
+                self.t("level-of", team=t + 1, rank=LEVELS[state.level_rank(t)]) for t in (0, 1)
             )
         self.emit(self.t("levels", levels=levels))
 
@@ -284,9 +289,11 @@ def print_replay(
     names = tr(lang, "comma").join(
         f"{printer.seat(s)}={name}" for s, name in enumerate(record.players)
     ) or "-"
+    recorded = record.result.get("deals")
+    deals_word = plural(lang, "deals", recorded) if isinstance(recorded, int) else "?"
     out.write(
         tr(lang, "record", preset=start.ruleset.name, seed=record.seed,
-           deals=record.result.get("deals", "?"), players=names) + "\n"
+           deals=deals_word, players=names) + "\n"
     )
     final = start
     steps = replay_steps(record)
@@ -303,7 +310,7 @@ def print_replay(
         n += 1
         for event in events:
             printer.event(event, final)
-    deals = len(final.history)
+    deals = plural(lang, "deals", len(final.history))
     if final.winner is not None:
         out.write(tr(lang, "match-over", deals=deals, team=printer.winners(final)) + "\n")
     else:
@@ -364,7 +371,8 @@ def replay_command(
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     if args.deal is not None and args.deal > _dealt_count(final):
-        err.write(tr(lang, "no-such-deal", deals=_dealt_count(final)) + "\n")
+        n = _dealt_count(final)
+        err.write(tr(lang, "no-such-deal", deals=plural(lang, "deals", n), n=n) + "\n")
         return 2
     diff = result_differences(record, final)
     if diff:

@@ -160,15 +160,17 @@ async def _serve(
         try:
             async with app.router.lifespan_context(app):
                 if not stopped:
-                    url = browser_url(settings.host, sock.getsockname()[1])
+                    port = sock.getsockname()[1]
+                    url = browser_url(settings.host, port)
                     if settings.log_format == "json":
                         line = log_json_line(
                             "info", "shengji.serve", f"listening on {url}", url=url,
-                            version=__version__,
+                            version=__version__, share=_share_urls(settings.host, port),
                         )
                         print(line, flush=True)
                     else:
                         print(f"open {url} in a browser", flush=True)
+                        _print_share(settings.host, port)
                     await server.serve(sockets=[sock])
         except Exception as e:
             raise startup.StartupError(startup.explain(e, settings)) from e
@@ -176,6 +178,28 @@ async def _serve(
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     return 0
+
+
+def _share_urls(host: str, port: int) -> list[str]:
+    """The URLs players on the network open (server/lan.py)."""
+    from shengji.server.lan import share_urls
+
+    return share_urls(host, port)
+
+
+def _print_share(host: str, port: int) -> None:
+    """Say what the other players open: the LAN address (``--host 0.0.0.0``), or that
+    only this machine can connect."""
+    from shengji.server.lan import is_loopback
+
+    for url in _share_urls(host, port):
+        print(f"players on your network open {url}", flush=True)
+    if is_loopback(host):
+        print(
+            "only this machine can connect; to play with others on your network, "
+            "run: shengji serve --host 0.0.0.0",
+            flush=True,
+        )
 
 
 def _fail(

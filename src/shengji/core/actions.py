@@ -109,6 +109,33 @@ class Play:
 Action = Deal | Declare | Pass | Bury | Play | Bid | NameTrump | CallFriend
 
 
+@dataclass(frozen=True, slots=True)
+class Redeal:
+    """The table agreed to deal the current deal again: a fresh shuffle, the same dealer,
+    level and seat levels (``core/match.py``; the server's reset by vote). A match-level
+    action: a deal never sees it.
+
+    >>> parse_match_action("redeal") == Redeal(), str(Redeal())
+    (True, 'redeal')
+    """
+
+    seat: int = SYSTEM
+
+    def __str__(self) -> str:
+        return "redeal"
+
+
+MatchAction = Action | Redeal
+"""What a match applies: a deal's actions, and ``Redeal``."""
+
+
+def parse_match_action(text: str) -> MatchAction:
+    """``parse_action``, and ``redeal`` (a record's or a room log's action text)."""
+    if text.strip().lower() == "redeal":
+        return Redeal()
+    return parse_action(text)
+
+
 def parse_action(text: str) -> Action:
     """Inverse of ``str(action)``."""
     parts = text.split(None, 2)

@@ -6,8 +6,10 @@ trump (before trump is fixed: under the standing declaration, or the level cards
 alone), the seat's hand in display order, the actions other than cards it may take now
 (declarations, pass, bids, trump suits, friend calls), how many cards a burial holds, each
 seat's role, the fixed teams, the attackers' goal, their point cards (after a friend's reveal
-too) and the points that are not on cards (failed-throw penalties). A browser computes none
-of this; it renders it.
+too) and the points that are not on cards (failed-throw penalties), how the hand falls into
+suits (``hand_groups``, so a client may reorder whole groups), and the cards played so far per
+suit with how many of that suit this seat has not seen yet (``played``, a 记牌器). A browser
+computes none of this; it renders it.
 
 >>> from shengji.core.cards import cards_str
 >>> from shengji.core.ruleset import PRESETS
@@ -18,6 +20,8 @@ of this; it renders it.
 'BJ LJ S2 H2 D2 C2'
 >>> f.roles, f.teams, f.goal, f.bury_count
 (('dealer', 'attacker', 'partner', 'attacker'), (0, 1, 0, 1), 40, 6)
+>>> [(SUIT_NAMES[g.suit], g.cards, g.unseen) for g in f.played]  # ♣ count as ♠, ♦ as ♥
+[('T', (), 6), ('S', (), 24), ('H', (), 24)]
 """
 
 from __future__ import annotations
@@ -33,6 +37,27 @@ from shengji.core.match import team_of
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import DealState, Phase, display_order
+
+SuitName = Literal["S", "H", "D", "C", "T"]
+SUIT_NAMES: tuple[SuitName, ...] = ("S", "H", "D", "C", "T")
+"""An effective suit's letter on the wire: the four suits, ``T`` for trump."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedSuit:
+    """One effective suit in the played-cards panel (记牌器): the cards of it played so far
+    in this deal, in display order, and how many of it the seat has not seen yet (neither
+    played nor in its own hand, nor in a kitty it buried).
+
+    >>> SUIT_NAMES[PlayedSuit(4, (53, 53), 10).suit]                  # two big jokers out
+    'T'
+    """
+
+    suit: int
+    """Effective suit: 0..3 (♠ ♥ ♦ ♣) or 4, ``order.TRUMP``."""
+    cards: tuple[int, ...]
+    unseen: int
+
 
 Role = Literal["dealer", "partner", "friend", "attacker"]
 """A seat's side as everyone may know it: the dealer (庄家), its fixed partner, its revealed
@@ -67,6 +92,11 @@ class TableFacts:
     penalty_points: int
     """Attacker points not on those cards nor from the kitty: failed-throw penalties
     (signed). ``attacker_points == sum(points) + penalty_points (+ the kitty's gain)``."""
+    hand_groups: tuple[int, ...] = ()
+    """How many cards of ``hand`` each effective suit holds, in display order (trumps first):
+    a client may show the groups in another order without knowing which card is which suit."""
+    played: tuple[PlayedSuit, ...] = ()
+    """Per effective suit (trumps first, then ♠ ♥ ♣ ♦): the cards played so far this deal."""
 
 
 def table_facts(state: DealState, seat: int | None) -> TableFacts:
@@ -97,6 +127,8 @@ def table_facts(state: DealState, seat: int | None) -> TableFacts:
     )
     gain = state.result.kitty_gain if state.result is not None else 0
     return TableFacts(
+        hand_groups=hand_groups(ctx, hand),
+        played=played_by_suit(state, seat, ctx),
         trumps=trump_kinds(ctx),
         hand=hand,
         options=options,
@@ -194,3 +226,67 @@ def attacker_goal(state: DealState) -> int | None:
     if state.auction is not None:
         return None
     return min(r.min_points for r in state.ruleset.levels.rows if r.takeover)
+
+
+def hand_groups(ctx: TrumpContext, hand: tuple[int, ...]) -> tuple[int, ...]:
+    """The sizes of the runs of one effective suit in a hand in display order.
+
+    >>> from shengji.core.cards import parse_cards
+    >>> from shengji.core.ruleset import PRESETS
+    >>> ctx = context_for(PRESETS["classic"], 0, 1)                 # level 2, hearts trump
+    >>> hand_groups(ctx, tuple(ctx.sorted(parse_cards("BJ S2 HA SA SK D3 C4"))))
+    (3, 2, 1, 1)
+    """
+    sizes: list[int] = []
+    last = -1
+    for c in hand:
+        suit = ctx.esuit[c]
+        if suit != last:
+            sizes.append(0)
+            last = suit
+        sizes[-1] += 1
+    return tuple(sizes)
+
+
+def played_by_suit(
+    state: DealState, seat: int | None, ctx: TrumpContext
+) -> tuple[PlayedSuit, ...]:
+    """The cards played so far per effective suit, and how many of each suit ``seat`` has not
+    seen (a spectator: not played). Under the standing declaration before trump is fixed.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)
+    >>> [g.unseen for g in played_by_suit(s, None, context_for(s.ruleset, 0, 1))]
+    [36, 24, 24, 24]
+    """
+    decks = state.ruleset.decks
+    out = [0] * 54
+    for t in state.tricks:
+        for _, cards in t.plays:
+            for c in cards:
+                out[c] += 1
+    for _, cards in state.trick:
+        for c in cards:
+            out[c] += 1
+    seen = list(out)
+    if seat is not None:
+        for k, n in enumerate(state.hands[seat]):
+            seen[k] += n
+        knows_kitty = seat == state.kitty_holder and not state.kitty_kept
+        if knows_kitty and state.phase in (Phase.CALLING, Phase.PLAYING, Phase.DONE):
+            for c in state.kitty:
+                seen[c] += 1
+    order = display_order(ctx)
+    suits: list[int] = []
+    for k in order:
+        if ctx.esuit[k] not in suits:
+            suits.append(ctx.esuit[k])
+    played = [k for k in order for _ in range(out[k])]
+    return tuple(
+        PlayedSuit(
+            suit,
+            tuple(c for c in played if ctx.esuit[c] == suit),
+            sum(decks - seen[k] for k in order if ctx.esuit[k] == suit),
+        )
+        for suit in suits
+    )

@@ -207,6 +207,15 @@ class DealEnded(Event):
     stake: int
 
 
+@dataclass(slots=True)
+class DealReset(Event):
+    """The current deal is dealt again from a fresh shuffle (``Redeal``, agreed by the
+    table); ``DealStarted`` follows. ``redeals``: how often this deal was dealt again."""
+
+    deal_no: int
+    redeals: int
+
+
 def visible(events: Iterable[Event], seat: int | None) -> list[Event]:
     """The events ``seat`` may see (``None``: a spectator sees the public ones)."""
     return [e for e in events if e.audience is None or e.audience == seat]

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from shengji.core.actions import Action
+from shengji.core.actions import MatchAction, Redeal
 from shengji.core.errors import IllegalAction, Reason
-from shengji.core.events import Event
+from shengji.core.events import DealReset, Event
 from shengji.core.friend_levels import friend_outcome
 from shengji.core.legal import LegalActions
 from shengji.core.ruleset import Ruleset
@@ -102,6 +102,8 @@ class MatchState:
     history: tuple[DealSummary, ...] = ()
     winners: tuple[int, ...] = ()
     """The seats that won the match, once it is over (fixed partners: both of a team)."""
+    redeals: int = 0
+    """How often the current deal was dealt again (``Redeal``); each gets a fresh shuffle."""
 
     @classmethod
     def new(cls, ruleset: Ruleset, seed: int | str, first_dealer: int | None = None) -> MatchState:
@@ -147,23 +149,55 @@ class MatchState:
         """The rank a seat is on (2 = 0 .. A = 12)."""
         return self.ruleset.level_sequence[self.levels[seat]]
 
-    def apply(self, action: Action) -> tuple[MatchState, list[Event]]:
-        """Apply to the current deal; a finished deal is scored and the next one starts."""
+    def apply(self, action: MatchAction) -> tuple[MatchState, list[Event]]:
+        """Apply to the current deal; a finished deal is scored and the next one starts.
+        ``Redeal`` deals the current deal again."""
         if self.is_over:
             raise IllegalAction(Reason.WRONG_PHASE, "the match is over")
+        if isinstance(action, Redeal):
+            return self.redeal()
         deal, events = self.deal.apply(action)
         if deal.phase is not Phase.DONE:
             return (
-                MatchState(self.ruleset, self.seed, self.levels, self.dealer, deal, self.history),
+                MatchState(
+                    self.ruleset, self.seed, self.levels, self.dealer, deal, self.history,
+                    (), self.redeals,
+                ),
                 events,
             )
         return self._score(deal, events)
 
-    def apply_in_place(self, action: Action) -> tuple[MatchState, list[Event]]:
+    def redeal(self) -> tuple[MatchState, list[Event]]:
+        """The current deal again from a fresh shuffle: the same deal number, dealer (none
+        yet on a first deal), level and seat levels; what was played of it is gone.
+
+        >>> from shengji.core.actions import Deal
+        >>> from shengji.core.ruleset import PRESETS
+        >>> m, _ = MatchState.new(PRESETS["classic"], seed=7).apply(Deal())
+        >>> again, events = m.apply(Redeal())
+        >>> again.deal.n_dealt, again.redeals, [type(e).__name__ for e in events]
+        (0, 1, ['DealReset', 'DealStarted'])
+        """
+        if self.is_over:
+            raise IllegalAction(Reason.WRONG_PHASE, "the match is over")
+        rs = self.ruleset
+        n = self.redeals + 1
+        no = self.deal.deal_no
+        first = self.dealer if self.dealer is not None else 0  # a first deal: all equal
+        deal = DealState.new(
+            rs, _deal_seed(self.seed, no, n), rs.level_sequence[self.levels[first]], self.dealer,
+            no, levels=tuple(rs.level_sequence[i] for i in self.levels), rights=self.deal.rights,
+        )
+        again = replace(self, deal=deal, redeals=n)
+        return again, [DealReset(None, no, n), deal.started_event()]
+
+    def apply_in_place(self, action: MatchAction) -> tuple[MatchState, list[Event]]:
         """Like ``apply`` but the current deal changes in place (``DealState.apply_in_place``):
         for simulations that hold the only reference. Returns this match until a deal ends."""
         if self.is_over:
             raise IllegalAction(Reason.WRONG_PHASE, "the match is over")
+        if isinstance(action, Redeal):
+            return self.redeal()
         events = self.deal.apply_in_place(action)
         if self.deal.phase is not Phase.DONE:
             return self, events
@@ -273,5 +307,6 @@ OUTCOME_RULES: dict[str, OutcomeRule] = {
 """How each partnership (``Ruleset.partnership``) turns a deal into levels and a dealer."""
 
 
-def _deal_seed(seed: int | str, deal_no: int) -> str:
-    return f"{seed}/{deal_no}"
+def _deal_seed(seed: int | str, deal_no: int, redeals: int = 0) -> str:
+    """A deal's shuffle seed; a deal dealt again (``Redeal``) gets its own."""
+    return f"{seed}/{deal_no}" if not redeals else f"{seed}/{deal_no}/redeal{redeals}"

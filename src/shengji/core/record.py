@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from shengji.core.actions import Action, parse_action
+from shengji.core.actions import MatchAction, parse_match_action
 from shengji.core.cards import LEVELS
 from shengji.core.events import Event
 from shengji.core.match import MatchState
@@ -94,11 +94,11 @@ def record_result(state: MatchState) -> dict[str, Any]:
     }
 
 
-def replay_steps(record: GameRecord) -> Iterator[tuple[Action, MatchState, list[Event]]]:
+def replay_steps(record: GameRecord) -> Iterator[tuple[MatchAction, MatchState, list[Event]]]:
     """Every action of the record with the state after it and the events it caused."""
     state = record.start()
     for text in record.actions:
-        action = parse_action(text)
+        action = parse_match_action(text)
         state, events = state.apply(action)
         yield action, state, events
 

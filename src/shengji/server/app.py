@@ -27,6 +27,8 @@ from shengji.server.datadir_lock import DataDirLock
 from shengji.server.expiry import Janitor
 from shengji.server.headers import SecurityHeaders
 from shengji.server.health import health_response, install_storage_handler
+from shengji.server.history import game_entry, install_history, record_filename
+from shengji.server.lan import is_loopback, share_base
 from shengji.server.lobby import Lobby, LobbyError, LobbyFull, preset_catalog
 from shengji.server.names import BadName, clean_name
 from shengji.server.quotas import OverQuota, Quotas, address_key
@@ -165,8 +167,11 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         return Response(metrics.render(), media_type=metrics.CONTENT_TYPE)
 
     @app.get("/api/meta")
-    async def meta() -> dict[str, Any]:
+    async def meta(request: Request) -> dict[str, Any]:
+        local = request.scope.get("server")
         return {
+            "share_base": share_base(settings.host, local),
+            "local_only": is_loopback(settings.host),
             "protocol": wire.VERSION,
             "presets": sorted(PRESETS),
             "preset_info": preset_catalog(),
@@ -257,8 +262,9 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         if player is None:
             raise HTTPException(404, "no such player")
         viewer = await optional_player(authorization)
-        games = await store().games_of(pid, private=viewer is not None and viewer.id == pid)
-        return {"player": pid, "name": player.name, "games": games}
+        mine = viewer is not None and viewer.id == pid
+        rows = await store().list_games(pid, include_private=mine, limit=100)
+        return {"player": pid, "name": player.name, "games": [game_entry(r) for r in rows]}
 
     @app.get("/api/leaderboard")
     async def leaderboard(kind: str = "rating", limit: int = 50) -> dict[str, Any]:
@@ -278,14 +284,22 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         return {"player": pid, "name": player.name, **await store().stakes_of(pid, limit)}
 
     @app.get("/api/games/{gid}")
-    async def get_game(gid: int, authorization: str | None = Header(default=None)) -> Response:
+    async def get_game(
+        gid: int, download: bool = False, authorization: str | None = Header(default=None)
+    ) -> Response:
         if not 0 < gid < 2**63:  # beyond SQLite's integers: no such game, never a 500
             raise HTTPException(404, "no such game")
         viewer = await optional_player(authorization)  # a private room's: its players only
         record = await store().game_for(gid, None if viewer is None else viewer.id)
         if record is None:  # also for a stranger: a private game's id says nothing
             raise HTTPException(404, "no such game")
-        return Response(record, media_type="application/json")
+        info = await store().game_info(gid)
+        name = record_filename(info[0], gid, info[1]) if info else f"shengji-game{gid}.json"
+        disposition = "attachment" if download else "inline"
+        headers = {"Content-Disposition": f'{disposition}; filename="{name}"'}
+        return Response(record, media_type="application/json", headers=headers)
+
+    install_history(app, store, lobby, optional_player)  # /api/games, replays (issue 14)
 
     @app.websocket("/ws/{code}")
     async def ws_room(ws: WebSocket, code: str) -> None:

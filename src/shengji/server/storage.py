@@ -500,22 +500,38 @@ class Store:
                 s.add(GamePlayerRow(game_id=row.id, seat=seat, player_id=pid))
             return row.id
 
-    async def games_of(self, player_id: str, private: bool = False) -> list[dict[str, Any]]:
-        """The games a player sat in, newest first; those of private rooms only if
-        ``private`` (the player asking about itself)."""
-        query = (
-            select(GameRow.id, GameRow.match_no, GameRow.finished, GamePlayerRow.seat)
-            .join(GamePlayerRow, GamePlayerRow.game_id == GameRow.id)
-            .where(GamePlayerRow.player_id == player_id)
-            .order_by(GameRow.id.desc())
-        )
-        if not private:
-            query = query.join(RoomRow, RoomRow.id == GameRow.room_id).where(
-                RoomRow.private.is_(False)
-            )
+    async def list_games(
+        self, player_id: str | None, include_private: bool, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        """Finished matches, newest first, with their room's preset and record (issue 14's
+        history page): those ``player_id`` sat in (with ``seat``), or every match; private
+        rooms' only if ``include_private``."""
+        cols = (GameRow.id, GameRow.match_no, GameRow.finished, RoomRow.preset,
+                RoomRow.private, GameRow.record)
+        query = select(*cols).join(RoomRow, RoomRow.id == GameRow.room_id)
+        if player_id is not None:
+            query = query.add_columns(GamePlayerRow.seat).join(
+                GamePlayerRow, GamePlayerRow.game_id == GameRow.id
+            ).where(GamePlayerRow.player_id == player_id)
+        if not include_private:
+            query = query.where(RoomRow.private.is_(False))
+        query = query.order_by(GameRow.id.desc()).limit(limit)
         async with self.sessions() as s:
             rows = (await s.execute(query)).all()
-        return [{"id": r[0], "match_no": r[1], "finished": r[2], "seat": r[3]} for r in rows]
+        keys = ("id", "match_no", "finished", "preset", "private", "record", "seat")
+        return [dict(zip(keys, r, strict=False)) for r in rows]
+
+    async def game_info(self, game_id: int) -> tuple[str, float] | None:
+        """A finished match's room preset and finish time (for its download name)."""
+        async with self.sessions() as s:
+            found = (
+                await s.execute(
+                    select(RoomRow.preset, GameRow.finished)
+                    .join(RoomRow, RoomRow.id == GameRow.room_id)
+                    .where(GameRow.id == game_id)
+                )
+            ).first()
+        return None if found is None else (str(found[0]), float(found[1]))
 
     async def game(self, game_id: int) -> str | None:
         """A game's record JSON."""

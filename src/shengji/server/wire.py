@@ -133,6 +133,22 @@ class Leave(ClientMsg, tag="leave"):
     """Leave the room (a seat in a running match is played by a bot until retaken)."""
 
 
+class ResetDeal(ClientMsg, tag="reset_deal"):
+    """v2, issue 14, the room's owner: propose to deal the current deal again; the seated
+    players vote (``vote``) and it is dealt again when all agree (server/votes.py)."""
+
+
+class Vote(ClientMsg, tag="vote"):
+    """v2, issue 14: my seat's answer to the open proposal (``reset_deal``)."""
+
+    yes: bool
+
+
+class EndMatch(ClientMsg, tag="end_match"):
+    """v2, issue 14, the room's owner: end the match now; its record is kept as it stands
+    (the deals finished so far, the current one unfinished)."""
+
+
 class AutoPlay(ClientMsg, tag="auto"):
     """v2: put my seat on 托管 (``on`` true: the auto-play bot moves for me) or take it
     back (``on`` false, the "take back" button)."""
@@ -173,6 +189,9 @@ ClientMessage = (
     | NextDeal
     | NewMatch
     | CloseRoom
+    | ResetDeal
+    | Vote
+    | EndMatch
 )
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)

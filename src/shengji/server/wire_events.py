@@ -183,6 +183,13 @@ class DealEndedEvent(EventBase, tag="deal_ended"):
     summary: DealSummary | None = None
 
 
+class DealResetEvent(EventBase, tag="deal_reset"):
+    """Issue 14: the table agreed to deal this deal again (``deal_started`` follows)."""
+
+    deal_no: int
+    redeals: int
+
+
 WireEvent: TypeAlias = (
     DealStartedEvent
     | CardDealtEvent
@@ -204,6 +211,7 @@ WireEvent: TypeAlias = (
     | TrickWonEvent
     | KittyRevealedEvent
     | DealEndedEvent
+    | DealResetEvent
 )
 
 WIRE_EVENTS: dict[type[ev.Event], type[EventBase]] = {
@@ -227,6 +235,7 @@ WIRE_EVENTS: dict[type[ev.Event], type[EventBase]] = {
     ev.TrickWon: TrickWonEvent,
     ev.KittyRevealed: KittyRevealedEvent,
     ev.DealEnded: DealEndedEvent,
+    ev.DealReset: DealResetEvent,
 }
 """The wire struct of each core event (tests check that none is missing)."""
 

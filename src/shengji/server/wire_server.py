@@ -7,6 +7,8 @@ b'{"t":"pong","v":2,"seq":3}'
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from shengji.server.wire_events import WireEvent
@@ -211,6 +213,25 @@ class MatchOver(ServerMsg, tag="match_over"):
     by ``max_deals``: the seats on the highest level (empty: all level, a draw)."""
     names: list[str] = msgspec.field(default_factory=list)
     """v2: their names, in the same order."""
+    early: bool = False
+    """v2, issue 14: the owner ended it before a side won (``end_match``)."""
+
+
+class VoteMsg(ServerMsg, tag="vote"):
+    """v2, issue 14: a proposal and its answers so far (not logged: ``seq`` is the current
+    one); sent when it opens, at each answer and when it closes, and to a client that joins
+    while it is open. ``status``: ``open``, ``passed`` (the deal is dealt again), ``refused``
+    or ``void`` (that deal is over)."""
+
+    what: Literal["reset_deal"]
+    match_no: int
+    deal_no: int
+    by: str
+    """The proposer's name (the room's owner)."""
+    voters: list[int]
+    votes: list[bool | None]
+    """Per voter seat: agreed, refused, or not answered yet."""
+    status: Literal["open", "passed", "refused", "void"]
 
 
 class Settled(ServerMsg, tag="settled"):
@@ -265,6 +286,7 @@ ServerMessage = (
     | Paused
     | Resumed
     | MatchOver
+    | VoteMsg
     | Settled
     | Error
     | Pong

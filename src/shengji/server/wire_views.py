@@ -15,7 +15,7 @@ import msgspec
 from shengji.core.actions import Action
 from shengji.core.bidding import Declaration
 from shengji.core.cards import LEVELS, card_str, cards_str, points, trump_str
-from shengji.core.display import TableFacts
+from shengji.core.display import SUIT_NAMES, TableFacts
 from shengji.core.friend import FriendCall
 from shengji.core.stakes import StakeRules
 from shengji.core.state import DealResult
@@ -192,6 +192,27 @@ class GameView(msgspec.Struct, kw_only=True):
     """v2, 找朋友: the seats that may still be the friend as this seat can tell, nearest the
     dealer first (``[friend]`` once revealed, ``[]``: the dealer is known to be alone, the
     viewer's own seat alone: it knows it is the friend); null before the call."""
+    # issue 14: how the hand falls into suits, and the played-cards panel (记牌器)
+    hand_groups: list[int] = msgspec.field(default_factory=list)
+    """The sizes of ``hand``'s runs of one effective suit, in order (trumps first): a client
+    may reorder whole groups (trumps on the right) without knowing any card's suit."""
+    played: list[PlayedGroup] = msgspec.field(default_factory=list)
+    """Per effective suit, trumps first: the cards of it played so far this deal and how
+    many of it this seat has not seen (``core.display.played_by_suit``)."""
+
+
+class PlayedGroup(msgspec.Struct, kw_only=True):
+    """Issue 14, one line of the played-cards panel (记牌器): ``{"suit": "T", "cards": "BJ SA
+    SA", "unseen": 10}``."""
+
+    suit: Literal["T", "S", "H", "D", "C"]
+    """An effective suit: ``T`` trump, else the suit's letter (two-colour: ♣ count as ♠)."""
+    cards: str
+    """The cards of it played so far this deal (tricks and the trick on the table), in
+    display order."""
+    unseen: int
+    """How many of it this seat has not seen: neither played nor in its hand, nor in a kitty
+    it buried (a spectator: not played)."""
 
 
 class DealSummary(msgspec.Struct, kw_only=True):
@@ -346,6 +367,11 @@ def render_view(
         out.teams = list(facts.teams)
         out.goal = facts.goal
         out.penalty_points = facts.penalty_points
+        out.hand_groups = list(facts.hand_groups)
+        out.played = [
+            PlayedGroup(suit=SUIT_NAMES[g.suit], cards=cards_str(g.cards), unseen=g.unseen)
+            for g in facts.played
+        ]
     return out
 
 

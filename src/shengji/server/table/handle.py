@@ -50,6 +50,7 @@ from shengji.server.table.play import (
     on_settled,
     set_auto,
 )
+from shengji.server.table.resets import on_end_match, on_reset_deal, on_vote, tell_open_vote
 from shengji.server.table.seating import (
     add_bot,
     maybe_start,
@@ -77,6 +78,7 @@ def handle(table: Table, command: Command, now: float) -> tuple[Table, list[Effe
             on_client(s, conn, msg)
         case Opened():
             on_opened(s, command)
+            tell_open_vote(s, command.conn)
         case Closed():
             on_closed(s, command)
         case Tick():
@@ -151,6 +153,12 @@ def on_client(s: Step, conn: int, msg: wire.ClientMessage) -> None:
             on_new_match(s, conn)
         case wire.CloseRoom():
             on_close_room(s, conn)
+        case wire.ResetDeal():
+            on_reset_deal(s, conn)
+        case wire.Vote(yes=yes):
+            on_vote(s, conn, yes)
+        case wire.EndMatch():
+            on_end_match(s, conn)
         case _:
             s.error(conn, "bad-message", f"{type(msg).__name__.lower()} is not expected now")
 

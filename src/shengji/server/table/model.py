@@ -24,6 +24,7 @@ from shengji.core.stakes import PLAIN, StakeRules
 from shengji.server.seeds import match_seed
 from shengji.server.table.options import Limits, TableOptions
 from shengji.server.table.outbox import Outbox
+from shengji.server.votes import DealVote
 
 SeatKind = Literal["empty", "human", "bot"]
 Status = Literal["waiting", "playing"]
@@ -182,6 +183,10 @@ class Table:
     wake: float | None = None
     """The wake-up the shell was last asked for."""
     closed: bool = False
+    vote: DealVote | None = None
+    """Issue 14: the open proposal to deal the current deal again (table/resets.py)."""
+    ended_early: bool = False
+    """Issue 14: the owner ended the running match (its ``match_over`` says so)."""
 
     @classmethod
     def empty(cls, config: TableConfig, spare_seed: str | None = None) -> Table:
@@ -305,6 +310,8 @@ class TableChanges(TypedDict, total=False):
     outbox: Outbox
     wake: float | None
     closed: bool
+    vote: DealVote | None
+    ended_early: bool
 
 
 _FIELDS = tuple(f.name for f in fields(Table))

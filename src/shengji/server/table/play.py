@@ -14,7 +14,7 @@ from dataclasses import replace
 
 import msgspec
 
-from shengji.core.actions import Action, Deal
+from shengji.core.actions import Action, Deal, MatchAction, Redeal
 from shengji.core.dry_run import dry_run
 from shengji.core.errors import ShengjiError
 from shengji.core.events import DealEnded, Event
@@ -69,7 +69,7 @@ def set_auto(s: Step, seat: int, on: bool) -> None:
     room_update(s)
 
 
-def apply(s: Step, action: Action, conn: int | None) -> list[Event] | None:
+def apply(s: Step, action: MatchAction, conn: int | None) -> list[Event] | None:
     """Check, log (before anyone hears of it) and announce one game action; its events, or
     None when refused (the connection is told why)."""
     t = s.t
@@ -101,7 +101,8 @@ def apply(s: Step, action: Action, conn: int | None) -> list[Event] | None:
         clock=None,
     )
     rendered = render_events(events)
-    if any(isinstance(e, DealEnded) for e in events):  # the summary rides on deal_ended
+    if any(isinstance(e, DealEnded) for e in events) and not isinstance(action, Redeal):
+        # the summary rides on deal_ended
         summary = deal_summary(finished_deal(m, action, new), new)
         for _, ev in rendered:
             if isinstance(ev, wire.DealEndedEvent):
@@ -249,9 +250,13 @@ def on_game_saved(s: Step, cmd: GameSaved) -> None:
         auto=frozenset(),
         clock=None,
         hold=None,
+        vote=None,
+        ended_early=False,
     )
     seq = s.next_seq()
-    msg = wire.MatchOver(seq=seq, game=cmd.game, result=result, winners=winners, names=names)
+    msg = wire.MatchOver(
+        seq=seq, game=cmd.game, result=result, winners=winners, names=names, early=t.ended_early
+    )
     s.publish(msg, "match_over", json.dumps({"game": cmd.game}), state=True)
     s.note("info", f"match {t.match_no} over (game {cmd.game}), won by seats {winners}")
     room_update(s)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shengji.core.actions import parse_action
+from shengji.core.actions import parse_match_action
 from shengji.core.match import MatchState
 from shengji.server.stakes import rosters_from_state
 from shengji.server.table.model import Seat, Status, Table, TableConfig, evolve
@@ -50,7 +50,7 @@ def restored(
         return t
     m = MatchState.new(config.ruleset, t.match_seed())
     for text in actions:
-        m, _ = m.apply_in_place(parse_action(text))  # nobody else holds it yet
+        m, _ = m.apply_in_place(parse_match_action(text))  # nobody else holds it yet
     t = evolve(t, match=m, actions=tuple(actions), version=len(actions))
     s = Step(t, now)
     if config.stakes.kind != "plain" and m.history:

@@ -32,6 +32,10 @@ def _owner_only(s: Step, conn: int, what: str) -> bool:
     return False
 
 
+owner_only = _owner_only
+"""The owner's rights checked (public, for the owner's table controls: table/resets.py)."""
+
+
 def _seat_no(s: Step, conn: int | None, seat: int) -> bool:
     if 0 <= seat < len(s.t.seats):
         return True

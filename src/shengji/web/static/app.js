@@ -1,5 +1,7 @@
-// The browser table's entry: routing (#/ the lobby, #/room/CODE a room), the keys
-// (Enter play, H hint, L last trick, Esc clear) and start-up. Preact + htm, no build step.
+// The browser table's entry: routing (#/ the lobby, #/room/CODE a room, #/history the game
+// history, #/replay/ID/DEAL/TRICK a replay), the keys (Enter play, H hint, L last trick, Esc
+// clear; ← → in a replay) and start-up. Preact + htm, no build step; the history and the
+// replay viewer load only when opened, so the table's first load stays small.
 // Each part of the screen is a module under ui/, named for what it shows: lobby, waiting
 // room, seats, info bar, trick, hand, actions, pickers, points, summary, match end, chat.
 // The client computes no rule: see store.js.
@@ -22,10 +24,31 @@ function routeCode() {
   return m ? m[1] : null;
 }
 
+/** The page the address names: ``room`` (with ``routeCode``), ``history``, ``replay`` or
+ * the lobby. */
+function routePage() {
+  if (/^#\/history/.test(location.hash)) return "history";
+  if (/^#\/replay\/\d+/.test(location.hash)) return "replay";
+  return routeCode() ? "room" : "lobby";
+}
+
+const pages = {}; // lazily loaded page modules
+
+/** A page whose module is loaded on first use (history.js, replay.js). */
+function Lazy({ name, load, pick }) {
+  const [mod, setMod] = useState(pages[name] || null);
+  useEffect(() => {
+    if (!mod) load().then((m) => { pages[name] = m; setMod(m); });
+  }, [name]);
+  if (!mod) return html`<main class="loading">…</main>`;
+  const Page = pick(mod);
+  return html`<${Page} />`;
+}
+
 function onKey(e) {
   const tag = (e.target && e.target.tagName) || "";
   if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
-  if (!state.game || state.seat == null) return;
+  if (!state.game || state.seat == null || !routeCode()) return;
   if (e.key === "Enter") {
     if (S.playSelection()) e.preventDefault();
   } else if (e.key === "h" || e.key === "H") {
@@ -41,8 +64,12 @@ function onKey(e) {
 function App() {
   const st = useStore();
   const [code, setCode] = useState(routeCode());
+  const [page, setPage] = useState(routePage());
   useEffect(() => {
-    const onHash = () => setCode(routeCode());
+    const onHash = () => {
+      setCode(routeCode());
+      setPage(routePage());
+    };
     window.addEventListener("hashchange", onHash);
     return () => window.removeEventListener("hashchange", onHash);
   }, []);
@@ -55,9 +82,13 @@ function App() {
     return () => window.removeEventListener("keydown", onKey);
   }, []);
   let body;
-  if (!st.player) body = html`<main class="lobby"><${NameForm} /></main>`;
+  if (page === "replay") {
+    body = html`<${Lazy} key="replay" name="replay" load=${() => import("./ui/replay.js")} pick=${(m) => m.ReplayPage} />`;
+  } else if (!st.player) body = html`<main class="lobby"><${NameForm} /></main>`;
   else if (code) body = html`<${RoomView} />`;
-  else body = html`<${Lobby} />`;
+  else if (page === "history") {
+    body = html`<${Lazy} key="history" name="history" load=${() => import("./ui/history.js")} pick=${(m) => m.HistoryPage} />`;
+  } else body = html`<${Lobby} />`;
   return html`<${SuitDefs} /><${Header} /><${Notice} />${body}`;
 }
 
@@ -68,7 +99,7 @@ async function main() {
   await S.checkPlayer();
   const q = new URLSearchParams(location.search).get("room");
   if (q) history.replaceState(null, "", `/#/room/${encodeURIComponent(q)}`);
-  else if (!routeCode()) {
+  else if (routePage() === "lobby") {
     const last = localStorage.getItem("shengji.room");
     if (last && state.player) history.replaceState(null, "", `#/room/${last}`);
   }

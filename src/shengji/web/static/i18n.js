@@ -44,3 +44,10 @@ export function t(key, params) {
 export function has(key) {
   return !!(catalogs[current] && key in catalogs[current]);
 }
+
+/** A text with a count: ``key.one`` for 1 (English "1 level"), else ``key.other``
+ * ("2 levels"); ``n`` is filled in. Both catalogs hold both forms. */
+export function tn(key, n, params) {
+  const form = n === 1 && has(key + ".one") ? ".one" : ".other";
+  return t(key + form, { ...(params || {}), n });
+}

@@ -5,12 +5,15 @@
 // computes no rule: it keeps that view, and asks the server (`check`) whether a selection
 // of cards may be played or buried.
 import { splitCards } from "./cards.js";
+import { onSettings, settings } from "./settings.js";
+import { cue } from "./sound.js";
 
 const KEY = "shengji.player";
 
 export const state = {
   lang: "en",
-  fourColor: localStorage.getItem("shengji.fourColor") === "1",
+  settings, // settings.js: card size, hand order, four colours, sound, motion
+  fourColor: settings.fourColor,
   player: loadPlayer(), // {id, name, token}
   meta: null, // {presets, bots}
   rooms: [],
@@ -24,7 +27,9 @@ export const state = {
   away: [], // seats whose player has no connection now (presence.away): "away" on their plates
   clock: null, // the turn clock {seat, ms_left, total_ms, at}: ``at`` is when it came (ms)
   hold: null, // between deals: {deal_no, waiting, ms_left, at}: the summary holds the next deal
-  selected: [], // indices into game.hand
+  selected: [], // indices into game.hand (chosen before the turn too: pre-select)
+  armed: null, // a play pressed before the turn: sent when the turn comes if still legal
+  vote: null, // the open (or just closed) vote on dealing the deal again
   verdict: null, // {key, ok, message} of the current selection
   hintBusy: false,
   notice: null, // {text, kind}
@@ -38,6 +43,7 @@ export const state = {
 };
 
 const listeners = new Set();
+onSettings((s) => set({ settings: s, fourColor: s.fourColor }));
 export function subscribe(fn) {
   listeners.add(fn);
   return () => listeners.delete(fn);
@@ -113,13 +119,24 @@ export async function createRoom(body) {
   return room.code;
 }
 
-/** Save a finished match's record (a private room's needs the token: no plain link). */
+/** Save a finished match's record as a .json file under the server's name for it
+ * (``shengji-classic-2025-12-01-game12.json``; a private room's needs the token). */
 export async function downloadRecord(game) {
-  const record = await api(`/api/games/${game}`);
-  const url = URL.createObjectURL(new Blob([JSON.stringify(record)], { type: "application/json" }));
-  const a = Object.assign(document.createElement("a"), { href: url, download: `shengji-game-${game}.json` });
+  const headers = state.player ? { Authorization: `Bearer ${state.player.token}` } : {};
+  const r = await fetch(`/api/games/${game}?download=1`, { headers });
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  const m = (r.headers.get("Content-Disposition") || "").match(/filename="([^"]+)"/);
+  const url = URL.createObjectURL(await r.blob());
+  const a = Object.assign(document.createElement("a"), { href: url, download: m ? m[1] : `shengji-game${game}.json` });
+  document.body.appendChild(a);
   a.click();
+  a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** GET a JSON document of the API (with the token when signed in). */
+export function getJSON(path) {
+  return api(path);
 }
 
 // ------------------------------------------------------------------------------ socket
@@ -147,7 +164,7 @@ export function enterRoom(code) {
   set({
     code, room: null, game: null, seat: null, chat: [], presence: [], summary: null,
     matchOver: null, selected: [], verdict: null, notice: null, paused: false, away: [],
-    clock: null, hold: null,
+    clock: null, hold: null, armed: null, vote: null,
   });
   connect();
 }
@@ -248,7 +265,10 @@ function onMessage(msg) {
       break;
     case "match_over":
       set({ matchOver: { game: msg.game, result: msg.result, winners: msg.winners || [],
-        names: msg.names || [] }, clock: null, hold: null });
+        names: msg.names || [], early: !!msg.early }, clock: null, hold: null, vote: null, armed: null });
+      break;
+    case "vote":
+      onVote(msg);
       break;
     case "clock":
       set({ clock: stamped(msg.clock) });
@@ -272,6 +292,19 @@ function onMessage(msg) {
     default:
       break;
   }
+}
+
+/** A vote on dealing the deal again: shown while open, then its outcome for a moment. */
+function onVote(msg) {
+  set({ vote: msg });
+  if (msg.status !== "open") {
+    setTimeout(() => state.vote === msg && set({ vote: null }), 4000);
+  }
+}
+
+/** Send my answer to the open vote. */
+export function answerVote(yes) {
+  send({ t: "vote", yes });
 }
 
 /** Who came, changed seat or left since the last presence message (docs/protocol.md). */
@@ -389,6 +422,7 @@ function onUpdate(msg) {
   let summary = state.summary;
   let kitty = null;
   let lastNotice = null;
+  const wasMyTurn = myTurn();
   for (const e of msg.events) {
     if (e.type === "friend_revealed") lastNotice = { key: "notice.friend_revealed", seat: e.seat };
     else if (e.type === "not_friend") lastNotice = { key: "notice.not_friend", seat: e.seat, card: e.card };
@@ -397,6 +431,8 @@ function onUpdate(msg) {
         forced: e.forced };
     } else if (e.type === "kitty_revealed") kitty = e;
     else if (e.type === "deal_ended" && e.summary) summary = { ...e.summary, end: e, kitty };
+    else if (e.type === "deal_reset") lastNotice = { key: "notice.deal_reset", n: e.deal_no + 1 };
+    soundFor(e);
   }
   const patch = { summary };
   if (msg.game) {
@@ -408,6 +444,16 @@ function onUpdate(msg) {
   if (lastNotice) notice(lastNotice, "warn", 5000);
   set(patch);
   afterChange();
+  if (!wasMyTurn && myTurn() && state.game.phase !== "dealing") cue("your_turn");
+}
+
+/** The sound cue of an event, if it has one (sound.js; off unless the player turned it on). */
+function soundFor(e) {
+  if (e.type === "played") cue("play");
+  else if (e.type === "trick_won") cue("trick_won");
+  else if (e.type === "declared") cue(e.overturn || e.rebury ? "overturn" : "declare");
+  else if (e.type === "throw_failed") cue("throw_failed");
+  else if (e.type === "deal_ended") cue("deal_end");
 }
 
 // ------------------------------------------------------------------------------ my turn
@@ -442,7 +488,7 @@ function afterChange() {
   const hk = g ? `${g.deal_no}|${g.phase}|${g.hand.join(" ")}` : "";
   if (hk !== handKey) {
     handKey = hk;
-    if (state.selected.length) set({ selected: [], verdict: null });
+    if (state.selected.length || state.armed) set({ selected: [], verdict: null, armed: null });
   }
   checkSelection();
 }
@@ -472,23 +518,46 @@ export function checkSelection() {
 
 function onChecked(results) {
   for (const r of results) {
-    if (r.action === pendingAction()) {
-      set({ verdict: { key: r.action, ok: r.ok, code: r.code, message: r.message } });
+    if (r.action !== pendingAction()) continue;
+    set({ verdict: { key: r.action, ok: r.ok, code: r.code, message: r.message } });
+    if (state.armed === r.action && myTurn()) {
+      // pre-selected and pressed before the turn: sent now if the server says it is legal
+      set({ armed: null });
+      if (r.ok) playSelection();
+      else notice({ key: "notice.armed_refused", code: r.code, message: r.message }, "warn", 6000);
     }
   }
 }
 
+/** Whether cards may be selected now: my turn to play or bury, or (pre-select) while
+ * others play a trick. */
+export function canSelect() {
+  const g = state.game;
+  if (!g || state.seat == null) return false;
+  if (g.phase === "playing") return true;
+  return g.phase === "burying" && myTurn();
+}
+
 export function toggleCard(i) {
+  if (!canSelect()) return;
   const sel = state.selected.includes(i)
     ? state.selected.filter((x) => x !== i)
     : [...state.selected, i];
-  set({ selected: sel });
+  set({ selected: sel, armed: null });
   checkSelection();
 }
 
 export function clearSelection() {
-  set({ selected: [] });
+  set({ selected: [], armed: null });
   checkSelection();
+}
+
+/** Play the selection when my turn comes (if the server then says it is legal), or
+ * take that back. */
+export function armSelection() {
+  const action = pendingAction();
+  if (!action || myTurn()) return;
+  set({ armed: state.armed === action ? null : action });
 }
 
 /** Select the cards of an action ("play SA SA"), left to right in the hand. */
@@ -504,7 +573,7 @@ export function selectAction(action) {
       sel.push(i);
     }
   }
-  set({ selected: sel });
+  set({ selected: sel, armed: null });
   checkSelection();
 }
 
@@ -532,9 +601,13 @@ function onHint(action) {
 export function playSelection() {
   const action = pendingAction();
   const v = state.verdict;
+  if (action && !myTurn() && state.game.phase === "playing") {
+    armSelection(); // Enter before the turn: pre-play
+    return true;
+  }
   if (!action || !myTurn() || !v || !v.ok || v.key !== action) return false;
   act(action);
-  set({ selected: [], verdict: null });
+  set({ selected: [], verdict: null, armed: null });
   checkKey = "";
   return true;
 }

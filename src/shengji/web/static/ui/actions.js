@@ -44,7 +44,10 @@ export function ActionBar() {
   const v = state.verdict;
   const phase = g.phase;
   const canPlay = turn && v && v.ok && v.key === S.pendingAction();
+  const preselect = !turn && phase === "playing" && state.selected.length > 0;
+  const armed = preselect && state.armed === S.pendingAction();
   let reason = "";
+  if (preselect) reason = armed ? t("reason.armed") : t("reason.preselect");
   if (turn && (phase === "playing" || phase === "burying")) {
     if (!state.selected.length) reason = phase === "playing" ? t("reason.select") : t("prompt.bury", { n: g.bury_count, k: 0 });
     else if (v && v.count) reason = t("reason.bury_count", { n: g.bury_count, k: state.selected.length });
@@ -60,9 +63,12 @@ export function ActionBar() {
       ${buttons.map((a) => html`<button class=${a === "pass" ? "" : "declare"}
           data-testid=${buttonId(a)} data-action=${a}
           onClick=${() => S.act(a)}>${actionLabel(a)}</button>`)}
-      ${showPlay ? html`<button class="primary" data-testid="play" disabled=${!canPlay}
+      ${showPlay && !preselect ? html`<button class="primary" data-testid="play" disabled=${!canPlay}
           onClick=${() => S.playSelection()} title=${t("keys.enter")}>
           ${phase === "burying" ? t("action.bury_btn", { k: state.selected.length, n: g.bury_count }) : t("action.play_btn")}</button>` : null}
+      ${preselect ? html`<button class=${armed ? "armed" : "primary"} data-testid="play-armed"
+          aria-pressed=${armed} onClick=${() => S.armSelection()} title=${t("keys.enter")}>
+          ${armed ? t("action.unarm") : t("action.play_when_turn")}</button>` : null}
       ${state.seat != null && (turn || phase === "dealing") && phase !== "done" ? html`<button
           data-testid="hint" onClick=${() => S.askHint()} disabled=${state.hintBusy}
           title=${t("keys.h")}>${t("action.hint")}</button>` : null}

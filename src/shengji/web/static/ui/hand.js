@@ -1,13 +1,56 @@
 // The player's hand: the server's display order (trumps first, marked from GameView.trumps),
-// fanned in up to four rows so the corners stay readable; click to select; while burying,
-// the kitty's cards are marked.
-import { useRef } from "preact/hooks";
+// or the same with its suit groups reversed (GameView.hand_groups: trumps on the right), at
+// the card size the player chose; fanned in up to four rows so the corners stay readable
+// (rows overlap on a phone, so that a four-deck hand fits on the screen). Click to select,
+// also before the turn (pre-select); while burying, the kitty's cards are marked. Each card
+// keeps its element from one view to the next, so that cards dealt arrive one by one and the
+// rest slide over.
+import { useLayoutEffect, useRef } from "preact/hooks";
 import { Card, splitCards } from "../cards.js";
+import { dropIn } from "../motion.js";
+import { settings } from "../settings.js";
 import * as S from "../store.js";
 import { useWidth } from "./hooks.js";
 import { html } from "./html.js";
 
 const { state } = S;
+
+const WIDTHS = { small: [40, 58], medium: [50, 70], large: [58, 84] }; // [phone, wider]
+
+/** The hand's positions in the order the player chose: the server's, or its suit groups
+ * (sizes from the server) in reverse order, each group still high to low. */
+export function handOrder(hand, groups, order) {
+  const all = hand.map((c, i) => i);
+  const sized = (groups || []).reduce((a, n) => a + n, 0) === hand.length;
+  if (order !== "trumps-right" || !sized) return all;
+  const runs = [];
+  let at = 0;
+  for (const n of groups) {
+    runs.push(all.slice(at, at + n));
+    at += n;
+  }
+  return runs.reverse().flat();
+}
+
+/** A key per card that stays with it: the card and which copy of it (``SA#1``). */
+function cardKeys(hand) {
+  const seen = {};
+  return hand.map((c) => {
+    seen[c] = (seen[c] || 0) + 1;
+    return `${c}#${seen[c]}`;
+  });
+}
+
+function Slot({ k, left, z, children, arriving }) {
+  const ref = useRef(null);
+  useLayoutEffect(() => {
+    if (arriving) dropIn(ref.current);
+  }, []);
+  return html`<div class="hslot" ref=${ref} data-key=${k} style=${`left:${left}px;z-index:${z}`}>${children}</div>`;
+}
+
+let lastKeys = new Set();
+let lastDeal = null;
 
 export function Hand() {
   const g = state.game;
@@ -15,20 +58,30 @@ export function Hand() {
   const width = useWidth(ref);
   const cards = g.hand;
   const narrow = width < 560;
-  const cw = narrow ? 50 : 70;
-  const minStep = narrow ? 22 : 24;
+  const [phoneW, wideW] = WIDTHS[settings.cardSize] || WIDTHS.medium;
+  const many = narrow && cards.length > 33; // three and four decks on a phone
+  const cw = many ? Math.min(phoneW, 44) : narrow ? phoneW : wideW;
+  const minStep = narrow ? Math.round(cw * 0.44) : Math.round(cw * 0.34);
+  const order = handOrder(cards, g.hand_groups, settings.handOrder);
   // one row if the cards fit with their corners readable, else two, three or four rows
-  const all = cards.map((c, i) => i);
-  let rows = [all];
+  let rows = [order];
   let step = cw;
   for (let r = 1; r <= 4; r++) {
     const per = Math.ceil(cards.length / r);
     step = per > 1 ? Math.min(cw + 4, (width - cw - 8) / (per - 1)) : cw;
-    rows = Array.from({ length: r }, (_, k) => all.slice(k * per, (k + 1) * per));
-    rows = rows.filter((row) => row.length);
+    rows = Array.from({ length: r }, (_, k) => order.slice(k * per, (k + 1) * per)).filter((row) => row.length);
     if (step >= minStep) break;
   }
-  const playable = S.myTurn() && (g.phase === "playing" || g.phase === "burying");
+  const ch = Math.round(cw * 1.4);
+  // rows overlap on a phone with many cards: each shows its corners above the next
+  const rowH = many && rows.length > 2 ? Math.round(ch * 0.56) : ch + 14;
+  const selectable = S.canSelect();
+  const keys = cardKeys(cards);
+  // cards just dealt drop in (not on the first view of a deal, nor on a reload)
+  const dealing = g.phase === "dealing" && lastDeal === g.deal_no;
+  const arriving = new Set(dealing ? keys.filter((k) => !lastKeys.has(k)) : []);
+  lastKeys = new Set(keys);
+  lastDeal = g.deal_no;
   // while burying, mark the cards that came from the kitty
   const fromKitty = new Set();
   if (g.phase === "burying" && g.kitty && g.kitty_holder === state.seat) {
@@ -41,19 +94,21 @@ export function Hand() {
       }
     }
   }
-  return html`<div class=${"hand" + (playable ? " active" : "")} ref=${ref} data-testid="hand"
-      style=${`--cw:${cw}px`}>
-    ${rows.map((row) => {
+  const pre = selectable && !S.myTurn();
+  return html`<div class=${"hand" + (selectable ? " active" : "") + (pre ? " pre" : "") + (many ? " many" : "")}
+      ref=${ref} data-testid="hand" data-order=${settings.handOrder} style=${`--cw:${cw}px`}>
+    ${rows.map((row, r) => {
       const total = (row.length - 1) * step + cw;
-      return html`<div class="hrow" style=${`height:${Math.round(cw * 1.4) + 14}px`}>
-        ${row.map((i, k) => html`<div class="hslot" key=${i + ":" + cards[i]}
-            style=${`left:${(width - total) / 2 + k * step}px;z-index:${k + 1}`}>
+      const h = r === rows.length - 1 ? ch + 14 : rowH;
+      return html`<div class="hrow" style=${`height:${h}px`}>
+        ${row.map((i, k) => html`<${Slot} key=${keys[i]} k=${keys[i]} arriving=${arriving.has(keys[i])}
+            left=${Math.round((width - total) / 2 + k * step)} z=${k + 1}>
           <${Card} card=${cards[i]} fourColor=${state.fourColor} testid=${"hand-" + i}
             trump=${g.trumpSet.has(cards[i])}
             selected=${state.selected.includes(i)}
-            onClick=${() => playable && S.toggleCard(i)}
+            onClick=${() => S.toggleCard(i)}
             cls=${"hcard" + (fromKitty.has(i) ? " fromkitty" : "")} />
-        </div>`)}
+        </${Slot}>`)}
       </div>`;
     })}
   </div>`;

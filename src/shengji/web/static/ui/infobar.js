@@ -12,6 +12,13 @@ import {
 } from "./labels.js";
 import { LevelSequence, isShortSequence } from "./levels.js";
 
+/** Whether a deal's stake (×2 for each overturn) changes anything here: only in a room
+ * playing for stakes that doubles on overturns; a plain room's levels never depend on it. */
+export function stakeCounts(room) {
+  const st = room && room.stakes;
+  return !!st && st.kind !== "plain" && !!st.overturn_doubling;
+}
+
 export function InfoBar() {
   const g = state.game;
   const room = state.room;
@@ -47,9 +54,10 @@ export function InfoBar() {
       <span class="k">${t("info.attacker_points")}</span>
       <b class="big" data-testid="points-value">${g ? g.attacker_points : 0}</b><span class="muted">/ ${g && g.goal != null ? g.goal : "—"}</span>
     </div>
-    <div class="info deal">
-      <span class="k">${t("info.deal")}</span><b>${g ? g.deal_no + 1 : "—"}</b>
-      ${g && g.stake > 1 ? html`<span class="badge">×${g.stake}</span>` : null}
+    <div class="info deal" data-testid="deal-no">
+      <b>${g ? t("info.deal_n", { n: g.deal_no + 1 }) : "—"}</b>
+      ${g && g.stake > 1 && stakeCounts(room) ? html`<span class="badge" data-testid="stake"
+        title=${t("info.stake_title")}>${t("info.stake", { s: g.stake })}</span>` : null}
     </div>
     ${stakesRoomLabel(room && room.stakes) ? html`<div class="info stakes" data-testid="room-stakes">
       <b>${stakesRoomLabel(room.stakes)}</b></div>` : null}

@@ -1,7 +1,7 @@
 // Words for what the server sent: seat names, teams, actions, cards, friend calls, refusal
 // reasons and notices, in the current language. Projection only: the teams, roles and
 // reasons are the server's.
-import { has, lang, t } from "../i18n.js";
+import { has, t } from "../i18n.js";
 import { state } from "../store.js";
 
 /** A seat's name: the player's, "Heuristic bot" (numbered when several), or "empty". */
@@ -62,11 +62,19 @@ export function seatLevel(i) {
   return tm.length && g.team_levels ? g.team_levels[tm[i]] : null;
 }
 
-/** Words for a refused action: the catalog's wording of its code, else the server's text. */
+/** Words for a refused action, a whole sentence: the catalog's wording of its code, else
+ * the server's text made a sentence. */
 export function reasonText(code, message) {
-  if (lang() === "en" && message) return message;
   if (code && has("reason." + code)) return t("reason." + code);
-  return message || code || "";
+  return sentence(message || code || "");
+}
+
+/** "must follow suit" → "Must follow suit." */
+export function sentence(text) {
+  const s = String(text).trim();
+  if (!s) return s;
+  const first = s[0].toUpperCase() + s.slice(1);
+  return /[.!?。！？]$/.test(first) ? first : first + ".";
 }
 
 export function trumpLabel(trump) {
@@ -109,9 +117,15 @@ export function levelLabel(lv) {
   return lv === "JK" ? t("level.JK") : lv;
 }
 
-/** An action text as a button or a notice says it: "Declare ♥2", "Bid 120", "Pass". */
+/** An action text as a button or a notice says it: "Declare ♥2", "Bid 120", "Pass"; a pass
+ * in the auction is 不叫, in the 反底 round 不反, while declaring 不亮. */
 export function actionLabel(action) {
-  if (action === "pass") return t("action.pass");
+  if (action === "pass") {
+    const phase = state.game && state.game.phase;
+    if (phase === "bidding") return t("action.pass_bid");
+    if (phase === "rebury") return t("action.pass_rebury");
+    return t("action.pass");
+  }
   const [verb, ...cards] = action.split(" ");
   if (verb === "trump") return t("action.trump_suit", { suit: trumpLabel(cards[0]) });
   if (verb === "bid") return t("action.bid_n", { n: cards[0] });
@@ -124,9 +138,11 @@ export function noticeText(n) {
   if (!n) return "";
   const x = n.text;
   if (typeof x === "string") return x;
+  if (x.key === "notice.armed_refused") return t(x.key, { why: reasonText(x.code, x.message) });
   if (x.code) return reasonText(x.code, x.message);
   if (x.key === "notice.throw_failed") {
-    return t(x.key, { name: seatName(x.seat), attempted: x.attempted, forced: x.forced });
+    const words = (cards) => cards.split(" ").filter(Boolean).map(cardLabel).join(" ");
+    return t(x.key, { name: seatName(x.seat), attempted: words(x.attempted), forced: words(x.forced) });
   }
   if (x.key === "notice.hint") return t(x.key, { action: actionLabel(x.action) });
   if (x.key === "notice.friend_revealed") return t(x.key, { name: seatName(x.seat) });
@@ -134,6 +150,16 @@ export function noticeText(n) {
   return t(x.key, x);
 }
 
+/** Whether this page was opened on this machine only (localhost, 127.x, [::1]). */
+export function onLoopback() {
+  const h = location.hostname.replace(/^\[|\]$/g, "");
+  return h === "localhost" || h === "::1" || /^127\./.test(h);
+}
+
+/** The room's share link: the address this browser used, except on the server's own
+ * machine (a loopback address), where the server's LAN address is given instead
+ * (/api/meta share_base, when it listens on every interface). */
 export function roomLink(code) {
-  return `${location.origin}/#/room/${code}`;
+  const base = onLoopback() && state.meta && state.meta.share_base ? state.meta.share_base : location.origin;
+  return `${base}/#/room/${code}`;
 }

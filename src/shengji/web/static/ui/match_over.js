@@ -28,10 +28,13 @@ export function MatchOver() {
   return html`<div class="overlay">
     <div class="dialog" data-testid="match-over">
       <h2>${t("match.over")}</h2>
+      ${mo.early ? html`<p data-testid="match-early">${t("match.ended_early")}</p>` : null}
       <p class="winners" data-testid="match-winner">${text}</p>
       ${names.length && fixedTeams() ? html`<p class="muted">${names.join(", ")}</p>` : null}
-      <p><a href=${"/api/games/" + mo.game} target="_blank" data-testid="record"
-        onClick=${state.room && state.room.private ? (e) => { e.preventDefault(); S.downloadRecord(mo.game); } : null}>${t("match.record")}</a></p>
+      <p class="row">
+        <a class="button" href=${"#/replay/" + mo.game} data-testid="watch-replay">${t("match.replay")}</a>
+        <button data-testid="record" onClick=${() => S.downloadRecord(mo.game)}>${t("match.record")}</button>
+      </p>
       <div class="row">
         ${owner ? html`<button class="primary" data-testid="new-match"
           onClick=${() => { S.send({ t: "new_match" }); S.set({ matchOver: null }); }}>${t("match.new")}</button>` : null}

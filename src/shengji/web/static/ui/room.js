@@ -1,5 +1,6 @@
 // One room's screen: the table column (info bar, felt, action bar, hand) and the side
 // column (point pile, chat, leave), with the last-trick, summary and match-end dialogs.
+import { useEffect, useState } from "preact/hooks";
 import { t } from "../i18n.js";
 import * as S from "../store.js";
 import { ActionBar } from "./actions.js";
@@ -9,11 +10,26 @@ import { Hand } from "./hand.js";
 import { html } from "./html.js";
 import { InfoBar } from "./infobar.js";
 import { MatchOver } from "./match_over.js";
+import { Notice } from "./notices.js";
+import { PlayedPanel } from "./played.js";
 import { PointsPanel } from "./points.js";
 import { Summary } from "./summary.js";
+import { OwnerControls, VotePanel } from "./table_controls.js";
 import { LastTrick } from "./trick.js";
 
 const { state } = S;
+
+/** "Review this match": the match so far as my seat saw it, in the replay viewer (loaded
+ * when first opened). */
+function Review() {
+  const [open, setOpen] = useState(false);
+  const [mod, setMod] = useState(null);
+  useEffect(() => {
+    if (open && !mod) import("./replay.js").then(setMod);
+  }, [open]);
+  return html`<button class="ghost small" data-testid="review" onClick=${() => setOpen(true)}>${t("replay.review")}</button>
+    ${open && mod ? html`<${mod.LiveReview} code=${state.code} onClose=${() => setOpen(false)} />` : null}`;
+}
 
 export function RoomView() {
   const room = state.room;
@@ -25,13 +41,20 @@ export function RoomView() {
   return html`<main class="room">
     <div class="tablecol">
       ${room.status === "playing" ? html`<${InfoBar} />` : null}
-      <${Felt} />
+      <div class="feltwrap">
+        <${Notice} inRoom=${true} />
+        <${VotePanel} />
+        <${Felt} />
+      </div>
       ${playing && state.seat != null ? html`<${ActionBar} />` : null}
       ${playing && state.seat != null ? html`<${Hand} />` : null}
       ${playing && state.seat == null ? html`<p class="muted watching" data-testid="watching">${t("room.watching")}</p>` : null}
     </div>
     <aside class="side">
       <${PointsPanel} />
+      <${PlayedPanel} />
+      <${OwnerControls} />
+      ${playing && (g.deal_no > 0 || g.phase !== "dealing") ? html`<${Review} />` : null}
       <${Chat} />
       <button class="ghost leave" data-testid="leave" onClick=${() => { S.exitRoom(true); location.hash = "#/"; }}>${t("room.leave")}</button>
     </aside>

@@ -21,9 +21,9 @@ const SPOTS = {
     { side: "left", y: 26, px: 30, py: 26, drop: true }],
   4: [{ x: 50, y: 90, px: 50, py: 70 }, { side: "right", y: 40, px: 71, py: 40, drop: true },
     { x: 50, y: 10, px: 50, py: 30 }, { side: "left", y: 40, px: 29, py: 40, drop: true }],
-  5: [{ x: 50, y: 90, px: 50, py: 73 }, { side: "right", y: 40, px: 74, py: 40, drop: true },
+  5: [{ x: 50, y: 90, px: 50, py: 73 }, { side: "right", y: 44, px: 74, py: 44, drop: true },
     { x: 70, y: 10, px: 63, py: 31 }, { x: 30, y: 10, px: 37, py: 31 },
-    { side: "left", y: 40, px: 26, py: 40, drop: true }],
+    { side: "left", y: 44, px: 26, py: 44, drop: true }],
   6: [{ x: 50, y: 90, px: 50, py: 73 }, { side: "right", y: 52, px: 74, py: 52, drop: true },
     { side: "right", y: 20, px: 71, py: 20, drop: true }, { x: 50, y: 10, px: 50, py: 31 },
     { side: "left", y: 20, px: 29, py: 20, drop: true },
@@ -94,8 +94,8 @@ export function SeatPlate({ i, n }) {
         title=${t("badge.auto_title")}>${t("badge.auto")}</span>`
         : s.substitute ? html`<span class="badge">${t("badge.substitute")}</span>` : null}
       ${isAway(i) ? html`<span class="badge away" data-testid=${"away-" + i}>${t("badge.away")}</span>` : null}
-      ${g && !me && g.hand_sizes[i] > 0 ? html`<span class="count" title=${t("seat.cards_left")}>
-        <${CardBack} cls="mini" />${g.hand_sizes[i]}</span>` : null}
+      ${g && g.hand_sizes[i] > 0 ? html`<span class="count" data-testid=${"count-" + i}
+        title=${t("seat.cards_left")}><${CardBack} cls="mini" />${g.hand_sizes[i]}</span>` : null}
       ${fixedTeams() ? html`<span class="team">${t("team.n", { n: teams()[i] + 1 })}</span>` : null}
       ${lv != null ? html`<span class="team" data-testid=${"seat-level-" + i}>${t("seat.level", { lv: levelLabel(lv) })}</span>` : null}
     </div>
@@ -133,7 +133,7 @@ function lastBid(i) {
   const g = state.game;
   if (!g || !g.auction || g.phase !== "bidding") return null;
   for (let k = g.auction.length - 1; k >= 0; k--) {
-    if (g.auction[k][0] === i) return g.auction[k][1] == null ? t("action.pass") : String(g.auction[k][1]);
+    if (g.auction[k][0] === i) return g.auction[k][1] == null ? t("action.pass_bid") : String(g.auction[k][1]);
   }
   return null;
 }

@@ -3,12 +3,13 @@
 // levels before and after, the stake and the room's settlement. All of it is the summary
 // the server put on the deal_ended event. The next deal is not dealt while it shows: the
 // server holds it until every player pressed "next deal" (or its time is up).
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { Card, splitCards } from "../cards.js";
 import { SettlementLines } from "../stakes.js";
 import * as S from "../store.js";
 import { secondsLeft, useTicking } from "./clock.js";
 import { html } from "./html.js";
+import { stakeCounts } from "./infobar.js";
 import { callLabel, levelLabel, seatName, teamName } from "./labels.js";
 import { signed } from "./points.js";
 
@@ -28,13 +29,13 @@ function changeLines(sm) {
       if (seen.has(team)) return;
       seen.add(team);
       const d = steps[seat];
-      if (d > 0) lines.push(t("summary.up", { team: teamName(team), n: d }));
+      if (d > 0) lines.push(tn("summary.up", d, { team: teamName(team) }));
       else if (d < 0) lines.push(t("summary.seat_down", { name: teamName(team), lv: sm.seat_levels_after[seat] }));
     });
   } else {
     steps.forEach((d, i) => {
       const lv = sm.seat_levels_after[i];
-      if (d > 0) lines.push(t("summary.seat_up", { name: seatName(i), n: d, lv }));
+      if (d > 0) lines.push(tn("summary.seat_up", d, { name: seatName(i), lv }));
       else if (d < 0) lines.push(t("summary.seat_down", { name: seatName(i), lv }));
     });
     if (sm.end.attackers_take_over) lines.push(t("summary.attackers_take_over"));
@@ -96,7 +97,7 @@ export function Summary() {
       ${sm.friend_call ? html`<p class="muted">${t("friend.title")}: ${callLabel(sm.friend_call)} — ${sm.friend != null
         ? t("friend.found", { name: seatName(sm.friend) }) : t("friend.alone")}</p>` : null}
       <${LevelRows} sm=${sm} />
-      ${sm.end.stake > 1 ? html`<p class="muted">${t("summary.stake", { s: sm.end.stake })}</p>` : null}
+      ${sm.end.stake > 1 && stakeCounts(state.room) ? html`<p class="muted" data-testid="summary-stake">${t("summary.stake", { s: sm.end.stake })}</p>` : null}
       <${SettlementLines} stakes=${state.room && state.room.stakes} settled=${sm.settled} seatName=${seatName} />
       <${HoldLine} sm=${sm} />
       <button class="primary" data-testid="next-deal" onClick=${() => (waitsForMe(sm) ? S.nextDeal() : close())}>

@@ -2,10 +2,10 @@
 // remove a bot, stand; away marks), readiness. Seat controls that only the room's owner may
 // use (move a player to the spectators, put a bot in their seat) are in SeatControls.
 import { useEffect, useState } from "preact/hooks";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { isAway, roomLink, seatName, teams } from "./labels.js";
+import { isAway, onLoopback, roomLink, seatName, teams } from "./labels.js";
 import { LevelSequence, isShortSequence } from "./levels.js";
 
 const { state } = S;
@@ -34,7 +34,7 @@ export function WaitingRoom() {
     <div class="wcard winfo">
       <h2>${t("preset." + room.preset)}</h2>
       <p class="muted small">${t("preset_desc." + room.preset)}
-        ${room.max_deals ? " " + t("room.max_deals", { n: room.max_deals }) : ""}</p>
+        ${room.max_deals ? " " + tn("room.max_deals", room.max_deals) : ""}</p>
       <p class="muted small" data-testid="room-pace">${paceLine(room.options)}</p>
       ${isShortSequence(room.ruleset.level_sequence) ? html`<p class="small"><${LevelSequence} seq=${room.ruleset.level_sequence} /></p>` : null}
       <div class="row">
@@ -49,7 +49,8 @@ export function WaitingRoom() {
           onClick=${() => S.send({ t: "ready", ready: !mine.ready })}>
           ${mine.ready ? t("room.not_ready") : t("room.ready")}</button>` : null}
       </div>
-      <p class="muted small">${empty ? t("room.need_seats", { n: empty }) : t("room.need_ready")}
+      ${onLoopback() && state.meta && state.meta.local_only ? html`<p class="muted small" data-testid="local-only">${t("room.local_only")}</p>` : null}
+      <p class="muted small">${empty ? tn("room.need_seats", empty) : t("room.need_ready")}
         ${empty && !isOwner() ? " " + t("room.owner_only") : ""}</p>
     </div>
     <div class=${"wseats n" + room.seats.length}>

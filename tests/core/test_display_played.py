@@ -1,0 +1,81 @@
+"""The played-cards panel (记牌器) and the hand's suit groups (``table_facts``): the cards
+played so far per effective suit, how many of each suit a seat has not seen, and the sizes
+of the hand's runs of one suit, so that a client may reorder whole groups without knowing
+which card is which suit. Checked against the deal itself on random deals of every preset."""
+
+from __future__ import annotations
+
+import pytest
+
+from shengji.core.cards import cards_str, parse_cards
+from shengji.core.display import SUIT_NAMES, table_facts
+from shengji.core.order import TRUMP
+from shengji.core.ruleset import PRESETS
+from shengji.core.state import DealState, Phase
+from tests.core.test_views_display import _random_deal
+
+
+def _played_so_far(state: DealState) -> list[int]:
+    cards = [c for t in state.tricks for _, cs in t.plays for c in cs]
+    return cards + [c for _, cs in state.trick for c in cs]
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_played_cards_and_unseen_counts_add_up(name: str) -> None:
+    rs = PRESETS[name]
+    for state, _ in _random_deal(name, 3):
+        played = sorted(_played_so_far(state))
+        for seat in (*range(rs.players), None):
+            f = table_facts(state, seat)
+            assert sorted(c for g in f.played for c in g.cards) == played
+            assert len({g.suit for g in f.played}) == len(f.played)
+            if f.played:
+                assert f.played[0].suit == TRUMP
+            mine = 0 if seat is None else sum(state.hands[seat])
+            kitty = 0
+            if (
+                seat == state.kitty_holder
+                and not state.kitty_kept
+                and state.phase in (Phase.CALLING, Phase.PLAYING, Phase.DONE)
+            ):
+                kitty = len(state.kitty)
+            unseen = sum(g.unseen for g in f.played)
+            assert unseen + len(played) + mine + kitty == 54 * rs.decks
+            assert all(g.unseen >= 0 for g in f.played)
+            if seat is not None:  # the groups cover the hand, one run per suit
+                assert sum(f.hand_groups) == len(f.hand)
+                assert len(f.hand_groups) <= len(f.played)
+                assert all(n > 0 for n in f.hand_groups)
+
+
+def test_a_play_shows_under_its_effective_suit() -> None:
+    """Level 2, hearts trump: H2 S2 and the jokers are trump, SA is a spade."""
+    for state, _ in _random_deal("classic", 5):
+        if state.phase is Phase.PLAYING and state.trick and state.trump is not None:
+            f = table_facts(state, None)
+            by_suit = {SUIT_NAMES[g.suit]: cards_str(g.cards) for g in f.played}
+            seat, cards = state.trick[-1]
+            ctx = state.ctx
+            assert ctx is not None
+            for c in cards:
+                letter = "T" if ctx.is_trump(c) else SUIT_NAMES[ctx.esuit[c]]
+                assert cards_str((c,)) in by_suit[letter].split()
+            assert seat in range(4)
+            return
+    pytest.fail("no trick was played")
+
+
+def test_a_hand_splits_into_runs_of_one_suit() -> None:
+    state = next(s for s, _ in _random_deal("classic", 11) if s.phase is Phase.PLAYING)
+    f = table_facts(state, 0)
+    ctx = state.ctx
+    assert ctx is not None
+    runs: list[list[int]] = []
+    start = 0
+    for n in f.hand_groups:
+        runs.append(list(f.hand[start : start + n]))
+        start += n
+    suits = [{ctx.esuit[c] for c in run} for run in runs]
+    assert all(len(s) == 1 for s in suits)
+    assert len({next(iter(s)) for s in suits}) == len(suits)
+    assert parse_cards(cards_str(f.hand)) == list(f.hand)
