@@ -19,8 +19,9 @@ def _rank_lists() -> st.SearchStrategy[list[Any]]:
     )
 
 
-def _value(name: str) -> st.SearchStrategy[Any]:
-    """Mostly values of the right type near the edges, sometimes anything."""
+def _value(name: str, json_safe: bool = False) -> st.SearchStrategy[Any]:
+    """Mostly values of the right type near the edges, sometimes anything (``json_safe``: no
+    NaN or infinity, which a JSON body cannot carry)."""
     if name in _CHOICES:
         good: st.SearchStrategy[Any] = st.sampled_from(_CHOICES[name])
     elif name == "level_table":
@@ -37,15 +38,17 @@ def _value(name: str) -> st.SearchStrategy[Any]:
         )
     else:
         good = st.text(max_size=8)
-    junk = st.one_of(st.none(), st.floats(allow_nan=True), st.text(max_size=4), _rank_lists())
+    floats = st.floats(allow_nan=not json_safe, allow_infinity=not json_safe)
+    junk = st.one_of(st.none(), floats, st.text(max_size=4), _rank_lists())
     return st.one_of(*[good] * 7, junk)
 
 
 @st.composite
-def option_dicts(draw: st.DrawFn) -> dict[str, Any]:
-    """Random options: any field, any value (mostly of the right type)."""
+def option_dicts(draw: st.DrawFn, json_safe: bool = False) -> dict[str, Any]:
+    """Random options: any field, any value (mostly of the right type); ``json_safe`` for a
+    request body (no NaN or infinity)."""
     names = draw(st.lists(st.sampled_from(sorted(_FIELD_NAMES)), max_size=5, unique=True))
-    options = {n: draw(_value(n)) for n in names}
+    options = {n: draw(_value(n, json_safe)) for n in names}
     if draw(st.booleans()) and draw(st.booleans()):
         options[draw(st.text(min_size=1, max_size=6))] = 1  # an unknown key, now and then
     return options

@@ -33,7 +33,7 @@ BOTS = {i: "random" for i in range(4)}
 
 def _admin(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "shengji", "rooms", *args, *database_flags(data_dir)],
+        [sys.executable, "-m", "shengji", "rooms", args[0], *database_flags(data_dir), *args[1:]],
         capture_output=True,
         text=True,
         timeout=60,
@@ -175,6 +175,6 @@ def test_release_lets_a_room_be_tried_again(tmp_path: Path) -> None:
         pass
     assert room["code"] in _admin(tmp_path, "quarantined").stdout
     assert _admin(tmp_path, "release", "nope").returncode == 1
-    done = _admin(tmp_path, "release", room["code"][:8])
+    done = _admin(tmp_path, "release", "--", room["code"][:8])  # a code may begin with -
     assert done.returncode == 0 and "released" in done.stdout
     assert _admin(tmp_path, "quarantined").stdout == "no quarantined rooms\n"

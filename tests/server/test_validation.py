@@ -134,7 +134,7 @@ def test_any_room_options_are_refused_by_field_or_play_a_deal(tmp_path: Path) ->
         )
         @given(
             name=st.sampled_from(sorted(PRESETS)),
-            options=st.one_of(option_dicts(), table_shapes(), table_shapes()),
+            options=st.one_of(option_dicts(json_safe=True), table_shapes(), table_shapes()),
         )
         def check(name: str, options: dict[str, Any]) -> None:
             n = _players(name, options)

@@ -2,6 +2,7 @@
 
     shengji rooms quarantined --data-dir ./shengji-data      # rooms set aside, and why
     shengji rooms release 3fQx --data-dir ./shengji-data     # try one again at next start
+    shengji rooms release --data-dir ./shengji-data -- -x9Q # a code that begins with -
 
 A room is quarantined when it could not be restored at start or failed while running
 (server/quarantine.py); the server never loads it again until it is released. Reading the
