@@ -19,6 +19,8 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from shengji.cli.db_flags import add_database_flags, database_overrides
+
 if TYPE_CHECKING:
     from shengji.server.settings import Settings
 
@@ -35,8 +37,7 @@ def add_db(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse
     c = acts.add_parser("current", help="the database's schema version and what to do")
     c.add_argument("--json", action="store_true", help="one JSON object")
     for a in (u, c):
-        a.add_argument("--data-dir", help="the server's data dir (default ./shengji-data)")
-        a.add_argument("--database-url", help="SQLAlchemy async URL instead of the data dir")
+        add_database_flags(a)
     return p
 
 
@@ -46,7 +47,7 @@ def db_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     from shengji.server.settings import Settings
 
-    overrides = {k: getattr(args, k) for k in ("data_dir", "database_url") if getattr(args, k)}
+    overrides = database_overrides(args)
     try:
         settings = Settings(**overrides)
     except ValidationError as e:

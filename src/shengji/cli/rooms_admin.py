@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from shengji.cli.db_flags import add_database_flags, database_overrides
+
 
 def add_rooms(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """The ``rooms`` subcommand and its actions (the caller sets its function)."""
@@ -32,8 +34,7 @@ def add_rooms(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argpa
     r = acts.add_parser("release", help="let a quarantined room be restored at the next start")
     r.add_argument("code", help="the room's code (or a unique beginning of it)")
     for a in (q, r):
-        a.add_argument("--data-dir", help="the server's data dir (default ./shengji-data)")
-        a.add_argument("--database-url", help="SQLAlchemy async URL instead of the data dir")
+        add_database_flags(a)
     return p
 
 
@@ -41,7 +42,7 @@ def rooms_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Run ``shengji rooms <action>``; 0 on success, 1 when there is nothing to act on."""
     from shengji.server.settings import Settings
 
-    overrides = {k: getattr(args, k) for k in ("data_dir", "database_url") if getattr(args, k)}
+    overrides = database_overrides(args)
     settings = Settings(**overrides)
     if not settings.database_url:
         db = Path(settings.data_dir) / "shengji.db"
