@@ -18,10 +18,10 @@ the measuring window count. Messages are read cheaply (``t``, ``seq``, ``phase``
 Protocol with the driver: stdin's first line is the config, one JSON object: ``ws_base``,
 ``tables`` (``[[code, [5 tokens]], ...]``), ``start`` (a ``time.monotonic()`` instant: the
 clock is shared by every process of the machine), ``ramp_s`` (table starts spread over it),
-``think`` (``[lo, hi]`` seconds, or ``[0, 0]``), ``cpus``. Once every table's first deal has
-begun (or ``start_timeout_s`` passed) the process prints ``started K``; the driver answers
-with the measuring window, ``FROM TO`` (monotonic); 2 s after it the process prints one
-JSON object with the samples and counts and exits.
+``think`` (``[lo, hi]`` seconds, or ``[0, 0]``). Once every table has been dealt its first
+deal and a seat has acted (or ``start_timeout_s`` passed) the process prints ``started K``;
+the driver answers with the measuring window, ``FROM TO`` (monotonic); 2 s after it the
+process prints one JSON object with the samples and counts and exits.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ class Stats:
     """What one client process measured."""
 
     window: tuple[float, float] = (float("inf"), float("inf"))
-    started: set[str] = field(default_factory=set)  # tables whose first deal began
+    started: set[str] = field(default_factory=set)  # tables dealt, where a seat has acted
     lat: list[float] = field(default_factory=list)
     acts: int = 0
     acts_in_window: int = 0
@@ -124,6 +124,7 @@ class Stats:
     connected: int = 0
     messages: int = 0
     lag: list[float] = field(default_factory=list)
+    choose: list[float] = field(default_factory=list)  # seconds to pick each action
 
     def in_window(self, t: float) -> bool:
         return self.window[0] <= t < self.window[1]
@@ -173,8 +174,6 @@ class Client:
         if t == "update":
             now = time.monotonic()
             seq = int(raw[raw.rindex('"seq":') + 6 : -1])
-            if self.who == SPECTATOR:
-                self.stats.started.add(self.table.code)
             self._seen(seq, now)
             if '"deal_ended"' in raw and self.who != SPECTATOR:
                 await self._later('{"t":"next_deal","v":2}')
@@ -223,10 +222,12 @@ class Client:
                     self.stats.lat.append(now - p.sent)
 
     def _act(self, game: dict[str, Any]) -> None:
+        t = time.perf_counter()
         try:
             action = choose_action(game, self.table.ruleset)
         except Exception:  # a view the script does not understand: ask for a hint
             action = None
+        self.stats.choose.append(time.perf_counter() - t)
         self.acting = True
         if action is None:
             self.stats.fallbacks += 1
@@ -245,6 +246,7 @@ class Client:
 
     def _fire(self, msg: str) -> None:
         now = time.monotonic()
+        self.stats.started.add(self.table.code)  # dealt, and a seat plays
         self.table.pending[self.last_turn_seq] = Pending(now, 0, self.stats.in_window(now))
         self.stats.acts += 1
         if self.stats.in_window(now):
@@ -330,6 +332,10 @@ async def run(cfg: dict[str, Any]) -> dict[str, Any]:
         "connected": stats.connected,
         "messages": stats.messages,
         "lag": stats.lag,
+        "choose_ms_p99": 1000 * sorted(stats.choose)[int(0.99 * len(stats.choose))]
+        if stats.choose
+        else None,
+        "choose_ms_max": 1000 * max(stats.choose) if stats.choose else None,
         "cpu_s": cpu,
     }
 

@@ -59,6 +59,22 @@ def launcher(cpus: set[int] | None, nice: int) -> list[str]:
     return out
 
 
+def own_autogroup(nice: int) -> bool:
+    """Put this process in a scheduling group of its own (a new session) at priority
+    ``nice``: with Linux's autogroup on, ``nice`` alone only ranks processes within their
+    session, so on a machine shared with other sessions it changes nothing. Whether it did."""
+    path = Path("/proc/self/autogroup")
+    if not nice or not path.exists():
+        return False
+    try:
+        if os.getsid(0) != os.getpid():
+            os.setsid()
+        path.write_text(str(nice))
+    except OSError:
+        return False
+    return True
+
+
 def pin(pid: int, cpus: set[int] | None) -> bool:
     """Pin ``pid`` to ``cpus`` where the platform allows; whether it did."""
     if not cpus or not hasattr(os, "sched_setaffinity"):

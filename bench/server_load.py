@@ -53,7 +53,13 @@ if not __package__:  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.load_chart import write_svg
-from bench.load_server import ServerProcess, launcher, pin, raise_open_files
+from bench.load_server import (
+    ServerProcess,
+    launcher,
+    own_autogroup,
+    pin,
+    raise_open_files,
+)
 
 RESULTS = Path(__file__).resolve().parent / "results"
 CLIENTS = Path(__file__).resolve().parent / "load_clients.py"
@@ -231,11 +237,14 @@ def run_point(
         "max_ms": round(max(lat) * 1000, 2) if lat else float("nan"),
         "server_cpu_us_per_action": round(cpu / actions * 1e6, 1) if actions else float("nan"),
         "server_cpu_percent": round(cpu / elapsed * 100, 1),
+        # the tables that would fill one core at this load (CPU alone, no latency margin)
+        "tables_per_core_by_cpu": round(n / (cpu / elapsed)) if cpu > 0 else None,
         "server_rss_mib": round(rss1 / 2**20, 1),
         "rss_per_table_kib": round((rss1 - rss0) / n / 1024, 1),
         "client_cpu_percent": round(client_cpu / client_span * 100, 1),
         "client_lag_p99_ms": round(lag99, 1),
         "client_bound": bool(lag99 > args.client_lag_ms),
+        "client_choose_ms_max": max((p["choose_ms_max"] or 0.0) for p in parts),
         "errors": sum(p["errors"] for p in parts),
         "error_codes": codes,
         "fallbacks": sum(p["fallbacks"] for p in parts),
@@ -274,7 +283,8 @@ def passes(r: dict[str, Any], target_ms: float) -> bool:
 def human_search(
     label: str, src: str, args: argparse.Namespace, show: Any
 ) -> tuple[int | None, list[dict[str, Any]]]:
-    """Double from ``--human-start`` until a point fails, then bisect to ``--human-step``."""
+    """Double from ``--human-start`` until a point fails (or halve until one holds), then
+    bisect to within ``--human-step`` tables (or ``--human-step-frac`` of the count)."""
     points: list[dict[str, Any]] = []
 
     def probe(n: int) -> bool:
@@ -286,13 +296,22 @@ def human_search(
     good: int | None = None
     bad: int | None = None
     n = args.human_start
-    while n <= args.human_max:
-        if probe(n):
+    if probe(n):
+        good = n
+        while n < args.human_max:
+            n = min(n * 2, args.human_max)
+            if not probe(n):
+                bad = n
+                break
             good = n
-            n *= 2
-        else:
+    else:
+        bad = n
+        while n > 1:
+            n //= 2
+            if probe(n):
+                good = n
+                break
             bad = n
-            break
     if good is None or bad is None:
         return good, points
     while bad - good > max(args.human_step, good * args.human_step_frac):
@@ -359,23 +378,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--think", type=float, nargs=2, default=(2.0, 4.0), metavar=("LO", "HI"))
     ap.add_argument("--human-pacing", type=float, default=0.15,
                     help="s per dealt card at human pace (the server's default)")
-    ap.add_argument("--human-start", type=int, default=250)
+    ap.add_argument("--human-start", type=int, default=100)
     ap.add_argument("--human-max", type=int, default=8000)
     ap.add_argument("--human-step", type=int, default=50, help="bisect until this close")
-    ap.add_argument("--human-step-frac", type=float, default=0.1)
-    ap.add_argument("--human-seconds", type=float, default=30.0)
-    ap.add_argument("--human-warm", type=float, default=10.0)
-    ap.add_argument("--ramp", type=float, default=30.0,
+    ap.add_argument("--human-step-frac", type=float, default=0.15)
+    ap.add_argument("--human-seconds", type=float, default=20.0)
+    ap.add_argument("--human-warm", type=float, default=5.0)
+    ap.add_argument("--ramp", type=float, default=20.0,
                     help="human pace: table starts spread over at least this (s)")
-    ap.add_argument("--connect-rate", type=float, default=30.0,
+    ap.add_argument("--connect-rate", type=float, default=40.0,
                     help="tables started per second during the ramp")
-    ap.add_argument("--start-timeout", type=float, default=120.0,
+    ap.add_argument("--start-timeout", type=float, default=90.0,
                     help="after the ramp, wait this long at most for every table to start")
     ap.add_argument("--target-ms", type=float, default=100.0)
     ap.add_argument("--client-procs", type=int, default=1)
     ap.add_argument("--client-lag-ms", type=float, default=50.0)
     ap.add_argument("--nice", type=int, default=0,
-                    help="priority of the server and clients (e.g. -5 on a shared machine)")
+                    help="priority of the bench's own scheduling group (server and clients), "
+                         "e.g. -10 on a machine shared with other sessions")
     ap.add_argument("--server-cpus", default=None, help="e.g. 0 (default: the first core)")
     ap.add_argument("--database-url", default=None,
                     help="PostgreSQL (postgresql+asyncpg://...): wiped before each point")
@@ -398,11 +418,15 @@ def main(argv: list[str] | None = None) -> int:
         args.human_max = cap
     server_cpus, client_cpus = args.cpu_split = split_cpus(args.server_cpus)
     pin(os.getpid(), client_cpus)  # the driver itself stays off the server's core
+    autogroup = own_autogroup(args.nice)
     head = {
         "cpus": os.cpu_count(),
         "server_cpus": sorted(server_cpus) if server_cpus else None,
         "client_cpus": sorted(client_cpus) if client_cpus else None,
         "open_files": files,
+        "nice": args.nice,
+        "autogroup": autogroup,
+        "data_root": args.data_root or tempfile.gettempdir(),
         "servers": dict(servers),
         "database": args.database_url or f"sqlite in {args.data_root or tempfile.gettempdir()}",
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
