@@ -125,6 +125,7 @@ class Stats:
     messages: int = 0
     lag: list[float] = field(default_factory=list)
     choose: list[float] = field(default_factory=list)  # seconds to pick each action
+    slow: list[tuple[float, float]] = field(default_factory=list)  # (sent, latency) > 100 ms
 
     def in_window(self, t: float) -> bool:
         return self.window[0] <= t < self.window[1]
@@ -220,6 +221,9 @@ class Client:
                 del pending[q]
                 if p.counted:
                     self.stats.lat.append(now - p.sent)
+                    if now - p.sent > 0.1 and len(self.stats.slow) < 500:
+                        self.stats.slow.append((round(p.sent - self.stats.window[0], 3),
+                                                round(now - p.sent, 3)))
 
     def _act(self, game: dict[str, Any]) -> None:
         t = time.perf_counter()
@@ -240,12 +244,21 @@ class Client:
         lo, hi = self.think
         delay = self.rng.uniform(lo, hi) if hi > 0 else 0.0
         if delay:
-            asyncio.get_running_loop().call_later(delay, self._fire, msg)
+            due = time.monotonic() + delay
+            asyncio.get_running_loop().call_later(delay, self._fire, msg, due)
         else:
             self._fire(msg)
 
-    def _fire(self, msg: str) -> None:
+    def _fire(self, msg: str, due: float | None = None) -> None:
         now = time.monotonic()
+        late = now - due if due is not None else 0.0
+        if late > 0.02:
+            # This process stalled (another process had the core): every timer due meanwhile
+            # fires at once. Wait a random part of the lateness again, so that a stall of
+            # the bench does not send many tables' actions in one burst (a real crowd of
+            # players is not synchronised).
+            asyncio.get_running_loop().call_later(self.rng.uniform(0, late), self._fire, msg)
+            return
         self.stats.started.add(self.table.code)  # dealt, and a seat plays
         self.table.pending[self.last_turn_seq] = Pending(now, 0, self.stats.in_window(now))
         self.stats.acts += 1
@@ -332,6 +345,7 @@ async def run(cfg: dict[str, Any]) -> dict[str, Any]:
         "connected": stats.connected,
         "messages": stats.messages,
         "lag": stats.lag,
+        "slow": stats.slow,
         "choose_ms_p99": 1000 * sorted(stats.choose)[int(0.99 * len(stats.choose))]
         if stats.choose
         else None,

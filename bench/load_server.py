@@ -163,6 +163,18 @@ class ServerProcess:
         fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
 
+    def wait_seconds(self) -> float:
+        """Seconds the server's threads have spent runnable but waiting for a CPU (the
+        scheduler's run-queue delay, ``/proc/<pid>/task/*/schedstat``): on a shared machine,
+        how much the other processes held it back."""
+        total = 0
+        for task in Path(f"/proc/{self.pid}/task").iterdir():
+            try:
+                total += int((task / "schedstat").read_text().split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+        return total / 1e9
+
     def rss_bytes(self) -> int:
         """Resident memory of the server process now."""
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():

@@ -193,9 +193,11 @@ def run_point(
                 p.stdin.close()
             time.sleep(max(0.0, window[0] - time.monotonic()))
             cpu0, act0, t0 = server.cpu_seconds(), server.actions_total(), time.monotonic()
+            wait0 = server.wait_seconds()
             load0 = os.getloadavg()[0]
             time.sleep(max(0.0, window[1] - time.monotonic()))
             cpu1, act1, t1 = server.cpu_seconds(), server.actions_total(), time.monotonic()
+            wait1 = server.wait_seconds()
             rss1 = server.rss_bytes()
             parts = []
             for p in clients:
@@ -233,10 +235,13 @@ def run_point(
         "client_actions": sum(p["acts_in_window"] for p in parts),
         "latency_samples": len(lat),
         "p50_ms": round(percentile(lat, 0.5) * 1000, 2),
+        "p90_ms": round(percentile(lat, 0.9) * 1000, 2),
         "p99_ms": round(percentile(lat, 0.99) * 1000, 2),
         "max_ms": round(max(lat) * 1000, 2) if lat else float("nan"),
         "server_cpu_us_per_action": round(cpu / actions * 1e6, 1) if actions else float("nan"),
         "server_cpu_percent": round(cpu / elapsed * 100, 1),
+        # runnable but not running (other processes had the core): contention, not work
+        "server_wait_percent": round((wait1 - wait0) / elapsed * 100, 1),
         # the tables that would fill one core at this load (CPU alone, no latency margin)
         "tables_per_core_by_cpu": round(n / (cpu / elapsed)) if cpu > 0 else None,
         "server_rss_mib": round(rss1 / 2**20, 1),
@@ -245,6 +250,7 @@ def run_point(
         "client_lag_p99_ms": round(lag99, 1),
         "client_bound": bool(lag99 > args.client_lag_ms),
         "client_choose_ms_max": max((p["choose_ms_max"] or 0.0) for p in parts),
+        "slow_actions": sorted(x for p in parts for x in p.get("slow", []))[:200],
         "errors": sum(p["errors"] for p in parts),
         "error_codes": codes,
         "fallbacks": sum(p["fallbacks"] for p in parts),
@@ -329,7 +335,8 @@ def line(r: dict[str, Any]) -> str:
     return (
         f"{r['server']:>8} {r['pace']:>5} N={r['tables']:5d}  act/s={r['actions_per_s']:7.1f}  "
         f"p50={r['p50_ms']:7.1f} ms  p99={r['p99_ms']:7.1f} ms  "
-        f"cpu/act={r['server_cpu_us_per_action']:6.0f} us  srv={r['server_cpu_percent']:5.1f}%  "
+        f"cpu/act={r['server_cpu_us_per_action']:6.0f} us  srv={r['server_cpu_percent']:5.1f}% "
+        f"(+{r.get('server_wait_percent', 0):4.1f}% waiting)  "
         f"rss/table={r['rss_per_table_kib']:7.1f} KiB  cli={r['client_cpu_percent']:5.1f}% "
         f"lag99={r['client_lag_p99_ms']:5.1f} ms  err={r['errors']} fb={r['fallbacks']} "
         f"lost={r['lost']} disc={r['disconnects']} conn={r['connected']} "
@@ -380,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="s per dealt card at human pace (the server's default)")
     ap.add_argument("--human-start", type=int, default=100)
     ap.add_argument("--human-max", type=int, default=8000)
-    ap.add_argument("--human-step", type=int, default=50, help="bisect until this close")
+    ap.add_argument("--human-step", type=int, default=10, help="bisect until this close")
     ap.add_argument("--human-step-frac", type=float, default=0.15)
     ap.add_argument("--human-seconds", type=float, default=20.0)
     ap.add_argument("--human-warm", type=float, default=5.0)
