@@ -18,7 +18,8 @@ the measuring window count. Messages are read cheaply (``t``, ``seq``, ``phase``
 Protocol with the driver: stdin's first line is the config, one JSON object: ``ws_base``,
 ``tables`` (``[[code, [5 tokens]], ...]``), ``start`` (a ``time.monotonic()`` instant: the
 clock is shared by every process of the machine), ``ramp_s`` (table starts spread over it),
-``think`` (``[lo, hi]`` seconds, or ``[0, 0]``). Once every table has been dealt its first
+``think`` (``[lo, hi]`` seconds, or ``[0, 0]``), ``batch`` (say ``batch: true`` in ``hello``
+and read frames of several messages, as the browser does). Once every table has been dealt its first
 deal and a seat has acted (or ``start_timeout_s`` passed) the process prints ``started K``;
 the driver answers with the measuring window, ``FROM TO`` (monotonic); 2 s after it the
 process prints one JSON object with the samples and counts and exits.
@@ -88,6 +89,23 @@ def _field(raw: str, key: str) -> str:
     return raw[i:j]
 
 
+def split_frame(frame: str) -> list[str]:
+    """The messages of a frame: one object, or (``batch``) a JSON array of them, cut at
+    ``},{"t":"`` without parsing (no bench message holds that text inside a string).
+
+    >>> split_frame('[{"t":"update","seq":4},{"t":"clock","seq":4}]')
+    ['{"t":"update","seq":4}', '{"t":"clock","seq":4}']
+    >>> split_frame('{"t":"pong","seq":1}')
+    ['{"t":"pong","seq":1}']
+    """
+    if not frame.startswith("["):
+        return [frame]
+    parts = frame[1:-1].split('},{"t":"')
+    if len(parts) == 1:
+        return parts
+    return [parts[0] + "}"] + ['{"t":"' + p + "}" for p in parts[1:-1]] + ['{"t":"' + parts[-1]]
+
+
 @dataclass
 class Pending:
     """An action in flight: when it was sent and which clients have seen its update."""
@@ -135,9 +153,16 @@ class Client:
     """One seat (0..3) or the spectator (4) of a table."""
 
     def __init__(
-        self, table: Table, who: int, stats: Stats, think: tuple[float, float], rng: random.Random
+        self,
+        table: Table,
+        who: int,
+        stats: Stats,
+        think: tuple[float, float],
+        rng: random.Random,
+        batch: bool = False,
     ) -> None:
         self.table, self.who, self.stats, self.think, self.rng = table, who, stats, think, rng
+        self.batch = batch
         self.ws: ClientConnection | None = None
         self.last_turn_seq = -1
         self.acting = False  # an act (or hint) of this seat is in flight
@@ -157,14 +182,17 @@ class Client:
             ) as ws:
                 self.ws = ws
                 self.stats.connected += 1
-                hello = {"t": "hello", "v": 2, "token": self.table.tokens[self.who]}
+                hello: dict[str, Any] = {"t": "hello", "v": 2, "token": self.table.tokens[self.who]}
+                if self.batch:
+                    hello["batch"] = True  # as the browser does (server from issue 15 on)
                 await ws.send(json.dumps(hello))
                 if self.who != SPECTATOR:
                     await ws.send(json.dumps({"t": "sit", "v": 2, "seat": self.who}))
                     await ws.send('{"t":"ready","v":2}')
-                async for raw in ws:
-                    assert isinstance(raw, str)
-                    await self.on_message(raw)
+                async for frame in ws:
+                    assert isinstance(frame, str)
+                    for raw in split_frame(frame):
+                        await self.on_message(raw)
             self.stats.disconnects += 1  # the server closed it
         except (OSError, WebSocketException, TimeoutError):
             self.stats.disconnects += 1
@@ -316,7 +344,7 @@ async def run(cfg: dict[str, Any]) -> dict[str, Any]:
     for i, table in enumerate(tables):
         at = start + ramp * i / n
         for who in range(5):
-            client = Client(table, who, stats, think, rng)
+            client = Client(table, who, stats, think, rng, bool(cfg.get("batch")))
             tasks.append(asyncio.ensure_future(client.run(cfg["ws_base"], at)))
     deadline = start + ramp + float(cfg.get("start_timeout_s", 120.0))
     while len(stats.started) < len(tables) and loop.time() < deadline:

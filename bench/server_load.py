@@ -129,6 +129,19 @@ def _reset_database(url: str) -> None:
     asyncio.run(reset())
 
 
+def speaks_batch(ws_base: str, table: list[Any]) -> bool:
+    """Whether the server takes ``batch: true`` in ``hello`` (frames of several messages,
+    issue 15): the spectator of ``table`` asks once; an older server refuses the field."""
+    from websockets.sync.client import connect
+
+    code, tokens = table
+    with connect(f"{ws_base}/ws/{code}", open_timeout=60) as ws:
+        ws.send(json.dumps({"t": "hello", "v": 2, "token": tokens[4], "batch": True}))
+        first = ws.recv(timeout=60)
+    assert isinstance(first, str)
+    return '"t":"welcome"' in first
+
+
 def run_point(
     label: str, src: str, n: int, args: argparse.Namespace, *, human: bool
 ) -> dict[str, Any]:
@@ -157,9 +170,12 @@ def run_point(
             made = time.monotonic()
             tables = asyncio.run(_make_tables(server.base, n))
             made = time.monotonic() - made
+            ws_base = server.base.replace("http://", "ws://")
+            batch = speaks_batch(ws_base, tables[0]) if args.batch == "auto" else (
+                args.batch == "on"
+            )
             start = time.monotonic() + 1.0
             procs = max(1, min(max(args.client_procs, math.ceil(n / per_proc(args))), n))
-            ws_base = server.base.replace("http://", "ws://")
             for i in range(procs):
                 cfg = {
                     "ws_base": ws_base,
@@ -169,6 +185,7 @@ def run_point(
                     "think": think,
                     "seed": i,
                     "start_timeout_s": args.start_timeout,
+                    "batch": batch,
                 }
                 p = subprocess.Popen(
                     [*launcher(client_cpus, args.nice), sys.executable, str(CLIENTS)],
@@ -261,6 +278,7 @@ def run_point(
         "setup_s": round(made, 1),
         "load_avg_1m": round(load0, 2),
         "think_s": list(think),
+        "batch": batch,
         "pacing_s": pacing,
     }
 
@@ -397,6 +415,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="tables started per second during the ramp")
     ap.add_argument("--start-timeout", type=float, default=90.0,
                     help="after the ramp, wait this long at most for every table to start")
+    ap.add_argument("--batch", choices=("auto", "on", "off"), default="auto",
+                    help="clients say batch: true in hello, as the browser does (auto: when "
+                         "the server takes it)")
     ap.add_argument("--target-ms", type=float, default=100.0)
     ap.add_argument("--client-procs", type=int, default=1)
     ap.add_argument("--client-lag-ms", type=float, default=50.0)
