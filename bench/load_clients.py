@@ -131,7 +131,8 @@ class Stats:
 
     window: tuple[float, float] = (float("inf"), float("inf"))
     started: set[str] = field(default_factory=set)  # tables dealt, where a seat has acted
-    lat: list[float] = field(default_factory=list)
+    lat: list[float] = field(default_factory=list)  # act → the last of five clients has it
+    first: list[float] = field(default_factory=list)  # act → the first client has it
     acts: int = 0
     acts_in_window: int = 0
     fallbacks: int = 0
@@ -244,6 +245,8 @@ class Client:
             p = pending[q]
             if p.seen & bit:
                 continue
+            if not p.seen and p.counted:
+                self.stats.first.append(now - p.sent)
             p.seen |= bit
             if p.seen == 0b11111:
                 del pending[q]
@@ -363,6 +366,7 @@ async def run(cfg: dict[str, Any]) -> dict[str, Any]:
     return {
         "started": len(stats.started),
         "lat": stats.lat,
+        "first": stats.first,
         "acts": stats.acts,
         "acts_in_window": stats.acts_in_window,
         "fallbacks": stats.fallbacks,

@@ -231,6 +231,7 @@ def run_point(
     actions = act1 - act0
     cpu = cpu1 - cpu0
     lat = [x for p in parts for x in p["lat"]]
+    first = [x for p in parts for x in p.get("first", [])]
     lag = [x for p in parts for x in p["lag"]]
     client_cpu = sum(p["cpu_s"] for p in parts)
     client_span = ready + 1 + warm + seconds + 2
@@ -253,6 +254,7 @@ def run_point(
         "latency_samples": len(lat),
         "p50_ms": round(percentile(lat, 0.5) * 1000, 2),
         "p90_ms": round(percentile(lat, 0.9) * 1000, 2),
+        "first_p50_ms": round(percentile(first, 0.5) * 1000, 2),
         "p99_ms": round(percentile(lat, 0.99) * 1000, 2),
         "max_ms": round(max(lat) * 1000, 2) if lat else float("nan"),
         "server_cpu_us_per_action": round(cpu / actions * 1e6, 1) if actions else float("nan"),
