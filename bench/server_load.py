@@ -380,6 +380,39 @@ def no_nan(x: Any) -> Any:
     return x
 
 
+def summary(result: dict[str, Any]) -> str:
+    """A Markdown table of a results file: per table count, each server's figures side by
+    side, then the human-pace capacity (``--summary FILE``)."""
+    servers = list(result["machine"]["servers"])
+    rows = ["| pace | tables | " + " | ".join(
+        f"{s} act/s | {s} p50 / p99 ms | {s} CPU/act µs | {s} RSS/table KiB" for s in servers
+    ) + " |", "|---|---:|" + "---:|" * 4 * len(servers)]
+    points: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
+    for r in result["bench"]:
+        points.setdefault(("bench", r["tables"]), {})[r["server"]] = r
+    for name, h in result["human"].items():
+        for r in h["points"]:
+            points.setdefault(("human", r["tables"]), {})[name] = r
+
+    def cell(r: dict[str, Any] | None) -> str:
+        if r is None:
+            return " | | | "
+        flag = "*" if r.get("client_bound") else ""
+        return (f"{r['actions_per_s']} | {r['p50_ms']} / {r['p99_ms']}{flag} | "
+                f"{r['server_cpu_us_per_action']} | {r['rss_per_table_kib']}")
+
+    for (pace, n), by in sorted(points.items()):
+        rows.append(f"| {pace} | {n} | " + " | ".join(cell(by.get(s)) for s in servers) + " |")
+    rows.append("")
+    for name, h in result["human"].items():
+        best = h["tables"]
+        held = [r for r in h["points"] if r["tables"] == best]
+        cpu = f", CPU-only estimate {held[0]['tables_per_core_by_cpu']}" if held else ""
+        rows.append(f"- {name}: one core holds {best} tables at human pace (p99 < 100 ms){cpu}")
+    rows.append("(* the client core was the limit of that point: its event-loop lag p99 > 50 ms)")
+    return "\n".join(rows)
+
+
 def parse_servers(specs: list[str]) -> list[tuple[str, str]]:
     """``LABEL=PATH`` pairs (a bare PATH is labelled by its folder name)."""
     out = []
@@ -433,9 +466,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="where the temp SQLite data dirs go (default: the system's temp "
                          "folder; /dev/shm takes the disk's fsync out of the figures)")
     ap.add_argument("--server-log", default=None, help="append the servers' output here")
+    ap.add_argument("--summary", metavar="FILE",
+                    help="print a results file as a Markdown table and run nothing")
     ap.add_argument("--name", default="server_load", help="results file name (no suffix)")
     ap.add_argument("--out", default=str(RESULTS), help="folder for JSON and SVG")
     args = ap.parse_args(argv)
+    if args.summary:
+        print(summary(json.loads(Path(args.summary).read_text())))
+        return 0
     # a SIGTERM unwinds like Ctrl-C, so the server and client processes are stopped too
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     servers = parse_servers(args.server)
