@@ -122,13 +122,19 @@ class ServerProcess:
         extra_env: dict[str, str] | None = None,
         log: str | None = None,
         nice: int = 0,
+        gc_log: str | None = None,
     ) -> ServerProcess:
-        """Start the server from source tree ``src`` on ``cpus`` at priority ``nice``; return
-        once ``/healthz`` answers."""
+        """Start the server from source tree ``src`` on ``cpus`` at priority ``nice`` (with
+        ``gc_log``, each full garbage collection logged there); return once ``/healthz``
+        answers."""
         port = free_port()
         root = Path(src).resolve()
         env = dict(os.environ)
-        env["PYTHONPATH"] = os.pathsep.join([str(root / "src"), str(root)])
+        paths = [str(root / "src"), str(root)]
+        if gc_log:  # bench/gc_probe/sitecustomize.py logs the full collections
+            paths.insert(0, str(Path(__file__).resolve().parent / "gc_probe"))
+            env["SHENGJI_BENCH_GC_LOG"] = gc_log
+        env["PYTHONPATH"] = os.pathsep.join(paths)
         env.update(BENCH_ENV)
         env["SHENGJI_DEAL_PACING_S"] = str(pacing)
         env.update(extra_env or {})

@@ -163,6 +163,7 @@ def run_point(
             database_url=args.database_url,
             log=args.server_log,
             nice=args.nice,
+            gc_log=str(Path(data_dir) / "gc.log"),
         )
         clients: list[subprocess.Popen[str]] = []
         try:
@@ -216,6 +217,7 @@ def run_point(
             cpu1, act1, t1 = server.cpu_seconds(), server.actions_total(), time.monotonic()
             wait1 = server.wait_seconds()
             rss1 = server.rss_bytes()
+            gcs = _full_collections(Path(data_dir) / "gc.log", t0, t1)
             parts = []
             for p in clients:
                 assert p.stdout is not None
@@ -269,6 +271,9 @@ def run_point(
         "client_lag_p99_ms": round(lag99, 1),
         "client_bound": bool(lag99 > args.client_lag_ms),
         "client_choose_ms_max": max((p["choose_ms_max"] or 0.0) for p in parts),
+        "full_gc": gcs["count"],
+        "full_gc_max_ms": gcs["max_ms"],
+        "full_gc_ms_total": gcs["total_ms"],
         "slow_actions": sorted(x for p in parts for x in p.get("slow", []))[:200],
         "errors": sum(p["errors"] for p in parts),
         "error_codes": codes,
@@ -282,6 +287,21 @@ def run_point(
         "think_s": list(think),
         "batch": batch,
         "pacing_s": pacing,
+    }
+
+
+def _full_collections(path: Path, t0: float, t1: float) -> dict[str, Any]:
+    """The server's full garbage collections that began in [t0, t1) (bench/gc_probe)."""
+    pauses = []
+    if path.exists():
+        for row in path.read_text().splitlines():
+            start, took, _ = row.split()
+            if t0 <= float(start) < t1:
+                pauses.append(float(took) * 1000)
+    return {
+        "count": len(pauses),
+        "max_ms": round(max(pauses), 1) if pauses else 0.0,
+        "total_ms": round(sum(pauses), 1),
     }
 
 
@@ -361,6 +381,7 @@ def line(r: dict[str, Any]) -> str:
         f"lag99={r['client_lag_p99_ms']:5.1f} ms  err={r['errors']} fb={r['fallbacks']} "
         f"lost={r['lost']} disc={r['disconnects']} conn={r['connected']} "
         f"started={r['started']} in {r['start_s']}s "
+        f"fullgc={r.get('full_gc', 0)}x max {r.get('full_gc_max_ms', 0)} ms "
         f"setup={r['setup_s']}s load={r['load_avg_1m']}{flags}"
     )
 
