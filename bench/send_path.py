@@ -182,7 +182,11 @@ async def run(deals: int, deflate: bool, seed: int) -> dict[str, Any]:
     sockets_: list[FakeWebSocket] = []
     writers = []
     for i in range(SEATS + 1):
-        c = Conn(Player(f"p{i}", f"player{i}"), settings.send_queue)
+        player = Player(f"p{i}", f"player{i}")
+        if hasattr(settings, "send_buffer_bytes"):  # issue 15: bytes bound, batch frames
+            c = Conn(player, settings.send_queue, settings.send_buffer_bytes, True)
+        else:
+            c = Conn(player, settings.send_queue)
         conns.append(c)
         room.conns[c.id] = c
         ws = FakeWebSocket(deflate)

@@ -171,7 +171,13 @@ def table_facts(
     pub = shared.public
     return TableFacts(
         hand_groups=hand_groups(ctx, hand),
-        played=played_by_suit(state, seat, ctx, shared.played_counts),
+        played=played_by_suit(
+            state,
+            seat,
+            ctx,
+            shared.played_counts,
+            pub.played if ctx is shared.ctx else None,
+        ),
         trumps=pub.trumps if ctx is shared.ctx else trump_kinds(ctx),
         hand=hand,
         options=options,
@@ -304,15 +310,32 @@ def played_counts(state: DealState) -> tuple[int, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=512)
+def suit_kinds(ctx: TrumpContext) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The effective suits of a context in display order (trumps first), each with its card
+    kinds in display order.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> [(SUIT_NAMES[s], len(k)) for s, k in suit_kinds(context_for(PRESETS["classic"], 0, 1))]
+    [('T', 18), ('S', 12), ('C', 12), ('D', 12)]
+    """
+    kinds: dict[int, list[int]] = {}
+    for k in display_order(ctx):
+        kinds.setdefault(ctx.esuit[k], []).append(k)
+    return tuple((suit, tuple(ks)) for suit, ks in kinds.items())
+
+
 def played_by_suit(
     state: DealState,
     seat: int | None,
     ctx: TrumpContext,
     counts: tuple[int, ...] | None = None,
+    public: tuple[PlayedSuit, ...] | None = None,
 ) -> tuple[PlayedSuit, ...]:
     """The cards played so far per effective suit, and how many of each suit ``seat`` has not
     seen (a spectator: not played). Under the standing declaration before trump is fixed.
-    ``counts``: the state's ``played_counts``, when known.
+    ``counts``: the state's ``played_counts``; ``public``: the spectator's answer in the
+    same context (its cards are reused), when known.
 
     >>> from shengji.core.ruleset import PRESETS
     >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)
@@ -321,27 +344,21 @@ def played_by_suit(
     """
     decks = state.ruleset.decks
     out = played_counts(state) if counts is None else counts
-    seen = list(out)
+    hand: tuple[int, ...] | list[int] | None = None
+    kitty: tuple[int, ...] = ()
     if seat is not None:
-        for k, n in enumerate(state.hands[seat]):
-            seen[k] += n
+        hand = state.hands[seat]
         knows_kitty = seat == state.kitty_holder and not state.kitty_kept
         if knows_kitty and state.phase in (Phase.CALLING, Phase.PLAYING, Phase.DONE):
-            for c in state.kitty:
-                seen[c] += 1
-    esuit = ctx.esuit
-    suits: list[int] = []
-    cards: dict[int, list[int]] = {}
-    unseen: dict[int, int] = {}
-    for k in display_order(ctx):
-        suit = esuit[k]
-        got = cards.get(suit)
-        if got is None:
-            suits.append(suit)
-            got = cards[suit] = []
-            unseen[suit] = 0
-        n = out[k]
-        if n:
-            got.extend([k] * n)
-        unseen[suit] += decks - seen[k]
-    return tuple(PlayedSuit(suit, tuple(cards[suit]), unseen[suit]) for suit in suits)
+            kitty = tuple(ctx.esuit[c] for c in state.kitty)
+    groups = []
+    for i, (suit, kinds) in enumerate(suit_kinds(ctx)):
+        if public is not None:
+            cards = public[i].cards
+        else:
+            cards = tuple(k for k in kinds for _ in range(out[k]))
+        unseen = decks * len(kinds) - len(cards)
+        if hand is not None:
+            unseen -= sum(map(hand.__getitem__, kinds)) + kitty.count(suit)
+        groups.append(PlayedSuit(suit, cards, unseen))
+    return tuple(groups)
