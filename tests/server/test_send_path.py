@@ -202,7 +202,7 @@ def test_a_dealt_card_is_replayed_to_its_seat_only() -> None:
 
 
 async def _dealt_card() -> None:
-    room, jobs, _ = await _seated_room()
+    room, _jobs, _conns = await _seated_room()
     dealt = [k for k in room.replay.kept if k.own]
     assert dealt, "no update with an event for one seat only was kept"
     for k in dealt:
@@ -307,7 +307,7 @@ def test_a_slow_reader_is_disconnected_when_its_buffer_passes_the_byte_bound() -
         await asyncio.wait_for(writer, 5)
         return c, ws, sent
 
-    c, ws, sent = asyncio.run(run())
+    c, ws, _sent = asyncio.run(run())
     assert not c.open and c.close_code == 1000 and ws.closed == 1000
     assert c.pending_bytes == 0 and not c.pending  # what waited for it was dropped
     assert len(ws.sent) == 1  # only the frame already on its way
