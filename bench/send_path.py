@@ -44,6 +44,10 @@ from shengji.server.table.commands import ClientSaid, GameSaved, Opened, Written
 from shengji.server.table.effects import SaveGame, SettleDeals, Write
 
 SEATS = 4
+SEAT0_FRAMES: list[bytes] = []
+"""The frames seat 0 got in the last run (for ``deflate_by_size``)."""
+
+SIZE_BUCKETS = (256, 1024, 4096, 16384, 1 << 30)
 
 
 class FakeWebSocket:
@@ -61,6 +65,7 @@ class FakeWebSocket:
         self.frames = 0
         self.wire_bytes = 0
         self.payload_bytes = 0
+        self.payloads: list[bytes] = []
 
     def _out(self) -> None:
         out = b"".join(self.proto.data_to_send())
@@ -69,6 +74,7 @@ class FakeWebSocket:
 
     async def send_text(self, data: str) -> None:
         raw = data.encode()
+        self.payloads.append(raw)
         self.payload_bytes += len(raw)
         self.proto.send_text(raw)
         self._out()
@@ -222,6 +228,8 @@ async def run(deals: int, deflate: bool, seed: int) -> dict[str, Any]:
     for c in conns:
         c.close()
     await asyncio.gather(*writers)
+    global SEAT0_FRAMES
+    SEAT0_FRAMES = sockets_[0].payloads
     frames = sum(ws.frames for ws in sockets_)
     wire_bytes = sum(ws.wire_bytes for ws in sockets_)
     payload = sum(ws.payload_bytes for ws in sockets_)
@@ -237,6 +245,50 @@ async def run(deals: int, deflate: bool, seed: int) -> dict[str, Any]:
         "payload_bytes_per_sequenced": round(payload / max(1, actions)),
         "wire_bytes_per_sequenced": round(wire_bytes / max(1, actions)),
     }
+
+
+def small_messages(frames: list[bytes]) -> list[bytes]:
+    """The messages of ``frames`` one by one, updates without their ``game``: a stream of
+    the small messages a table also sends (clocks, chat, events alone)."""
+    out = []
+    for f in frames:
+        data = json.loads(f)
+        for m in data if isinstance(data, list) else [data]:
+            m.pop("game", None)
+            out.append(json.dumps(m, separators=(",", ":")).encode())
+    return out
+
+
+def deflate_by_size(frames: list[bytes]) -> list[dict[str, Any]]:
+    """What permessage-deflate (uvicorn's settings, context kept between frames) costs and
+    saves per frame, by frame size: the frames one seat got, compressed in order."""
+    ext = PerMessageDeflate(False, False, 12, 12, {"memLevel": 5})
+    from websockets.frames import Frame, Opcode
+
+    rows: dict[int, dict[str, float]] = {
+        b: {"n": 0, "us": 0.0, "in": 0, "out": 0} for b in SIZE_BUCKETS
+    }
+    for data in frames:
+        start = time.perf_counter()
+        out = ext.encode(Frame(Opcode.TEXT, data))
+        took = time.perf_counter() - start
+        row = rows[next(b for b in SIZE_BUCKETS if len(data) <= b)]
+        row["n"] += 1
+        row["us"] += took * 1e6
+        row["in"] += len(data)
+        row["out"] += len(out.data)
+    return [
+        {
+            "up_to_bytes": b if b < 1 << 30 else None,
+            "frames": int(r["n"]),
+            "mean_bytes": round(r["in"] / r["n"]),
+            "deflate_us_per_frame": round(r["us"] / r["n"], 1),
+            "compressed_ratio": round(r["out"] / r["in"], 3),
+            "bytes_saved_per_us": round((r["in"] - r["out"]) / max(r["us"], 1e-9), 1),
+        }
+        for b, r in rows.items()
+        if r["n"]
+    ]
 
 
 def main() -> None:
@@ -258,9 +310,21 @@ def main() -> None:
             f"{best['sequenced']} logged), {best['frames_per_sequenced']} frames and "
             f"{best['wire_bytes_per_sequenced']} wire bytes per logged action"
         )
+    sizes = deflate_by_size(SEAT0_FRAMES) + deflate_by_size(small_messages(SEAT0_FRAMES))
+    for row in sizes:
+        print(
+            f"{args.label:>8} deflate, frames up to {row['up_to_bytes'] or 'any'} bytes "
+            f"(mean {row['mean_bytes']}, {row['frames']} frames): "
+            f"{row['deflate_us_per_frame']} µs a frame, to {row['compressed_ratio']:.0%} "
+            f"of the size, {row['bytes_saved_per_us']} bytes saved per µs"
+        )
     out = Path(args.out)
     data: dict[str, Any] = json.loads(out.read_text()) if out.exists() else {}
-    data[args.label] = {"fan_out": f"{SEATS} seats + 1 spectator", "results": results}
+    data[args.label] = {
+        "fan_out": f"{SEATS} seats + 1 spectator",
+        "results": results,
+        "deflate_by_frame_size": sizes,
+    }
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(data, indent=2) + "\n")
     print(f"saved {out}")

@@ -162,8 +162,7 @@ def table_facts(
     if seat is None:
         return shared.public
     ctx = _trump_context(state, seat)
-    counts = state.hands[seat]
-    hand = tuple(k for k in display_order(ctx) if counts[k] for _ in range(counts[k]))
+    hand = _runs(display_order(ctx), state.hands[seat])
     options: tuple[Action, ...] = ()
     legal = legal_actions(state, seat)
     if legal.kind == "list":
@@ -297,6 +296,16 @@ def hand_groups(ctx: TrumpContext, hand: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sizes)
 
 
+def _runs(kinds: tuple[int, ...], counts: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """Each of ``kinds`` as many times as ``counts`` says, in order."""
+    out: list[int] = []
+    for k in kinds:
+        n = counts[k]
+        if n:
+            out.extend((k,) * n)
+    return tuple(out)
+
+
 def played_counts(state: DealState) -> tuple[int, ...]:
     """How many of each card kind has been played in this deal (tricks and the table)."""
     out = [0] * 54
@@ -356,7 +365,7 @@ def played_by_suit(
         if public is not None:
             cards = public[i].cards
         else:
-            cards = tuple(k for k in kinds for _ in range(out[k]))
+            cards = _runs(kinds, out)
         unseen = decks * len(kinds) - len(cards)
         if hand is not None:
             unseen -= sum(map(hand.__getitem__, kinds)) + kitty.count(suit)

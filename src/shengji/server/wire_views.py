@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Literal
 
 import msgspec
@@ -385,7 +386,7 @@ def _seat_part(view: DealView, facts: TableFacts | None) -> dict[str, Any]:
         "declare_level": None if view.seat is None else LEVELS[view.declare_level],
     }
     if facts is not None:
-        part["trumps"] = cards_str(facts.trumps)
+        part["trumps"] = _cards_text(facts.trumps)
         part["options"] = [action_text(a) for a in facts.options]
         part["hand_groups"] = list(facts.hand_groups)
         part["played"] = [
@@ -393,6 +394,12 @@ def _seat_part(view: DealView, facts: TableFacts | None) -> dict[str, Any]:
             for g in facts.played
         ]
     return part
+
+
+@lru_cache(maxsize=256)
+def _cards_text(cards: tuple[int, ...]) -> str:
+    """``cards_str`` of a card list that recurs unchanged (a context's trump kinds)."""
+    return cards_str(cards)
 
 
 def _bid_ceiling(view: DealView) -> int | None:
