@@ -362,10 +362,7 @@ def played_by_suit(
             kitty = tuple(ctx.esuit[c] for c in state.kitty)
     groups = []
     for i, (suit, kinds) in enumerate(suit_kinds(ctx)):
-        if public is not None:
-            cards = public[i].cards
-        else:
-            cards = _runs(kinds, out)
+        cards = public[i].cards if public is not None else _runs(kinds, out)
         unseen = decks * len(kinds) - len(cards)
         if hand is not None:
             unseen -= sum(map(hand.__getitem__, kinds)) + kitty.count(suit)
