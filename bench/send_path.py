@@ -233,7 +233,9 @@ async def run(deals: int, deflate: bool, seed: int) -> dict[str, Any]:
     frames = sum(ws.frames for ws in sockets_)
     wire_bytes = sum(ws.wire_bytes for ws in sockets_)
     payload = sum(ws.payload_bytes for ws in sockets_)
+    replay = getattr(room, "replay", None)
     return {
+        "replay_buffer_bytes": None if replay is None else replay.size_bytes,
         "deflate": deflate,
         "deals": deals,
         "sequenced": actions,
