@@ -108,8 +108,3 @@ def encoded_for(
     if isinstance(msg, UpdateEntry):
         return msg.encode_for(seats)
     return _Same(wire.encode(msg))
-
-
-def encoded(msg: wire.ServerMsg | UpdateEntry, seat: int | None) -> bytes:
-    """A message as bytes for a client seeing from ``seat``."""
-    return encoded_for(msg, [seat])[seat]
