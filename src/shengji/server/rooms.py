@@ -2,7 +2,8 @@
 
 Everything that happens to a room becomes a typed command in its inbox; ``Room.run``
 hands them to ``handle`` one at a time and carries out the effects in order: writes go to
-the store (one at a time; the answer is the next command), sends go to the connections'
+the store's group commit (one at a time; the answer is the next command, and the room's
+task never waits for the database), sends go to the connections'
 queues (the table releases a send only once the write before it is durable), wake-ups
 become one loop timer, bot questions go to the bot pool. The table decides everything;
 this file does only I/O.
@@ -345,7 +346,7 @@ class Room:
                 if c is not None:
                     c.close(code)
             case Write():
-                self.jobs.spawn(self.jobs.write(e), "write")
+                self.jobs.start_write(e)
             case WakeAt(at=at):
                 if self._timer is not None:
                     self._timer.cancel()
