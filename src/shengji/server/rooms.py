@@ -132,6 +132,8 @@ class Room:
         """Why the room was stopped and quarantined (server/quarantine.py); None: running."""
         self.on_failure: Callable[[Room], None] | None = None
         """Called once when the room fails (the lobby forgets it)."""
+        self.last_active = 0.0
+        """Loop time of the last command handled (server/idle_rooms.py unloads idle rooms)."""
 
     # ------------------------------------------------------------------ the room as others see it
 
@@ -199,6 +201,7 @@ class Room:
         if not self.table.conns and self.table.unattended_since is None:
             self.table = replace(self.table, unattended_since=self._now())  # nobody came yet
         self.inbox.put_nowait(Tick())
+        self.last_active = self._now()
         self.task = asyncio.create_task(self.run(), name=f"room-{self.code[:6]}")
 
     async def stop(self) -> None:
@@ -283,7 +286,8 @@ class Room:
 
     def step(self, cmd: Command) -> None:
         """One command through the table; its effects carried out."""
-        self.table, effects = handle(self.table, cmd, self._now())
+        self.last_active = now = self._now()
+        self.table, effects = handle(self.table, cmd, now)
         for e in effects:
             self._do(e)
 

@@ -329,6 +329,22 @@ class Store:
                     )
         return out
 
+    async def load_room(self, room_id: int) -> StoredRoom | None:
+        """One open room as ``load_rooms`` reads it (an idle room reloaded on demand,
+        server/idle_rooms.py); None if it is closed, quarantined or gone."""
+        set_aside = select(QuarantineRow.room_id)
+        async with self.sessions() as s:
+            r = (
+                await s.execute(
+                    select(RoomRow).where(
+                        RoomRow.id == room_id,
+                        RoomRow.closed.is_(False),
+                        RoomRow.id.not_in(set_aside),
+                    )
+                )
+            ).scalar_one_or_none()
+            return None if r is None else await self._stored_room(s, r)
+
     async def close_room(self, room_id: int) -> None:
         """Mark a room closed (never restored again) and delete its log: the log exists to
         replay an open room. The row stays, so its finished games and ledger rows still
