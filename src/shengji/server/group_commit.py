@@ -116,9 +116,11 @@ class GroupCommit:
         """Nothing queued and nothing being written."""
         return not self._pending and self._busy == 0
 
-    async def close(self) -> None:
-        """Write what is queued, then stop the writer tasks."""
-        while self._tasks and not self.idle:
+    async def close(self, wait_s: float = 10.0) -> None:
+        """Write what is queued (for at most ``wait_s``: a database that hangs does not hold
+        up a shutdown), then stop the writer tasks."""
+        deadline = asyncio.get_running_loop().time() + wait_s
+        while self._tasks and not self.idle and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.005)
         for t in self._tasks:
             t.cancel()
@@ -126,7 +128,7 @@ class GroupCommit:
             with contextlib.suppress(asyncio.CancelledError):
                 await t
         self._tasks = []
-        for b in self._pending:  # a writer that never started: nothing was written
+        for b in self._pending:  # never written: the rooms are stopping or stopped
             b.done(RuntimeError("the store closed before this write"))
         self._pending.clear()
 
