@@ -1,6 +1,7 @@
-"""The group-commit writer (server/group_commit.py) against a real SQLite file: many rooms'
-rows in one commit, a refused row fails only its own room, a storage fault fails the group
-and the writer goes on once the database takes writes again."""
+"""The group-commit writer (server/group_commit.py) against a real database (a SQLite file,
+or PostgreSQL with ``SHENGJI_TEST_DATABASE_URL``): many rooms' rows in one commit, a refused
+row fails only its own room, a storage fault fails the group and the writer goes on once
+the database takes writes again."""
 
 from __future__ import annotations
 
@@ -16,12 +17,13 @@ from shengji.server.storage import Store
 from shengji.server.storage_models import LogRow, RoomRow
 from shengji.server.write_faults import is_storage_fault
 from tests.server.faults import WriteFault
+from tests.server.helpers import test_database_url as database_for
 
 STATE: dict[str, Any] = {"seats": [], "status": "waiting", "match_no": 0}
 
 
 async def _store(tmp_path: Path, rooms: int) -> tuple[Store, list[int]]:
-    store = Store(f"sqlite+aiosqlite:///{tmp_path}/gc.db")
+    store = Store(database_for(str(tmp_path)) or f"sqlite+aiosqlite:///{tmp_path}/gc.db")
     await store.start()
     ids = [
         await store.create_room(f"code{i}", "classic", {}, "s", False, None, None, STATE)
