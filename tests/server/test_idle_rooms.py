@@ -80,17 +80,19 @@ def test_a_bots_only_match_is_never_idle_and_an_unloaded_room_still_expires(
     tmp_path: Path,
 ) -> None:
     settings = fast_settings(
-        str(tmp_path), idle_unload_s=0.2, room_idle_s=1.5, bot_delay_s=0.05
+        str(tmp_path), idle_unload_s=0.2, room_idle_s=2.0, bot_delay_s=0.05
     )
     app = create_app(settings)
     with live_server(settings, app) as base:
         lobby: Lobby = app.state.lobby
         ann = new_player(base, "ann")
         bots = new_room(base, ann["token"], bots={"0": "random", **BOTS3})["code"]
+        _until(lambda: lobby.rooms[bots].status == "playing")
         empty = new_room(base, ann["token"])["code"]
         _until(lambda: empty in lobby.idle)  # nobody came, nothing to do
-        time.sleep(0.6)
-        assert bots in lobby.rooms and lobby.rooms[bots].status == "playing"
+        for _ in range(30):  # playing for nobody: never unloaded (room_idle_s closes it)
+            assert bots not in lobby.idle
+            time.sleep(0.02)
         _until(lambda: empty not in lobby.idle)  # room_idle_s: closed while unloaded
         assert httpx.get(f"{base}/api/rooms/{empty}").status_code == 404
         refused = Client(base, empty, ann["token"])
