@@ -156,7 +156,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
 
     @app.get("/healthz")
     async def healthz() -> Response:
-        return health_response(store().health, len(lobby().rooms))  # 503 while writes fail
+        return health_response(store().health, lobby().count)  # 503 while writes fail
 
     @app.get("/readyz")
     async def readyz() -> Response:
@@ -245,14 +245,14 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
 
     @app.get("/api/rooms")
     async def list_rooms() -> list[Any]:
-        return [_room_json(r) for r in lobby().open_rooms()]
+        return lobby().listing()  # unloaded idle rooms too (server/idle_rooms.py)
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str) -> Any:
-        room = lobby().get(code)
-        if room is None:
+        info = lobby().info(code)
+        if info is None:
             raise HTTPException(404, "no such room")
-        return _room_json(room)
+        return info
 
     @app.get("/api/players/{pid}/games")
     async def player_games(

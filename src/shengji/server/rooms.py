@@ -2,10 +2,11 @@
 
 Everything that happens to a room becomes a typed command in its inbox; ``Room.run``
 hands them to ``handle`` one at a time and carries out the effects in order: writes go to
-the store (one at a time; the answer is the next command), sends are encoded once per
-audience and the same bytes go into each connection's buffer (the table releases a send
-only once the write before it is durable; server/conn.py coalesces them into frames), public
-sequenced messages are kept for resuming clients (server/replay.py), wake-ups
+the store's group commit (one at a time; the answer is the next command, and the room's
+task never waits for the database), sends are encoded once per audience and the same bytes
+go into each connection's buffer (the table releases a send only once the write before it
+is durable; server/conn.py coalesces them into frames), public sequenced messages are kept
+for resuming clients (server/replay.py), wake-ups
 become one loop timer, bot questions go to the bot pool. The table decides everything;
 this file does only I/O.
 """
@@ -132,6 +133,8 @@ class Room:
         """Why the room was stopped and quarantined (server/quarantine.py); None: running."""
         self.on_failure: Callable[[Room], None] | None = None
         """Called once when the room fails (the lobby forgets it)."""
+        self.last_active = 0.0
+        """Loop time of the last command handled (server/idle_rooms.py unloads idle rooms)."""
 
     # ------------------------------------------------------------------ the room as others see it
 
@@ -199,6 +202,7 @@ class Room:
         if not self.table.conns and self.table.unattended_since is None:
             self.table = replace(self.table, unattended_since=self._now())  # nobody came yet
         self.inbox.put_nowait(Tick())
+        self.last_active = self._now()
         self.task = asyncio.create_task(self.run(), name=f"room-{self.code[:6]}")
 
     async def stop(self) -> None:
@@ -283,7 +287,8 @@ class Room:
 
     def step(self, cmd: Command) -> None:
         """One command through the table; its effects carried out."""
-        self.table, effects = handle(self.table, cmd, self._now())
+        self.last_active = now = self._now()
+        self.table, effects = handle(self.table, cmd, now)
         for e in effects:
             self._do(e)
 
@@ -344,7 +349,7 @@ class Room:
                 if c is not None:
                     c.close(code)
             case Write():
-                self.jobs.spawn(self.jobs.write(e), "write")
+                self.jobs.start_write(e)
             case WakeAt(at=at):
                 if self._timer is not None:
                     self._timer.cancel()

@@ -109,6 +109,10 @@ class Settings(BaseSettings):
     room_abandoned_s: float = Field(default=7200.0, gt=0)
     """A room whose seated humans are all disconnected (and nobody watches) closes after
     this long."""
+    idle_unload_s: float = Field(default=300.0, ge=0)
+    """A room with nobody connected and nothing to do (no bot to ask, no timer due) for this
+    long leaves memory: a stub of a few KiB stays in the lobby and the room is reloaded
+    from its log when someone comes (0: rooms stay in memory)."""
     max_spectators: int = Field(default=100, ge=0)
     """Connections per room without a seat; more are refused (``room-full``); a seated
     player and the owner always get in."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 from fastapi import WebSocket
@@ -18,6 +18,7 @@ from shengji.server import wire
 from shengji.server.conn import Conn
 from shengji.server.health import STORAGE_DOWN
 from shengji.server.lobby import Lobby
+from shengji.server.rooms import Room
 from shengji.server.settings import Settings
 from shengji.server.storage import Store
 from shengji.server.write_faults import is_storage_fault
@@ -76,6 +77,22 @@ def _frame(message: Any) -> str | bytes | None:
     return None if data is None else bytes(data)
 
 
+async def _load(
+    ws: WebSocket, lobby: Lobby, store: Store, code: str
+) -> Room | Literal[False] | None:
+    """The room (reloaded if it was unloaded: server/idle_rooms.py), None if there is none;
+    False if the database could not be read (the client was told, the socket closed)."""
+    try:
+        return await lobby.load(code)
+    except Exception as e:
+        if not is_storage_fault(e):
+            raise
+        store.health.failed(e)
+        await _send_now(ws, wire.Error(seq=0, code="storage", message=STORAGE_DOWN))
+        await ws.close(1013)  # try again later
+        return False
+
+
 async def serve_socket(
     ws: WebSocket,
     code: str,
@@ -85,7 +102,9 @@ async def serve_socket(
     auth_gate: asyncio.Semaphore,
 ) -> None:
     await ws.accept()
-    room = lobby.get(code)
+    room = await _load(ws, lobby, store, code)  # an unloaded idle room comes back
+    if room is False:
+        return
     if room is None:
         if code in lobby.failed:
             why = "this room stopped after an internal error"
@@ -126,6 +145,10 @@ async def serve_socket(
         return
     conn = Conn(player, settings.send_queue, settings.send_buffer_bytes, hello.batch)
     conn.presence_delta = hello.presence == "delta"
+    again = await _load(ws, lobby, store, code)  # unloaded while this client said hello?
+    if again is False:
+        return
+    room = again or room  # None: closed meanwhile (the room tells the client)
     writer = asyncio.create_task(_writer(ws, conn))
     await room.join(conn, hello.last_seq)
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
