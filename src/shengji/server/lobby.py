@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import Any
+from typing import Any, Protocol
 
 from shengji.core.cards import LEVELS
 from shengji.core.errors import RulesetError
@@ -30,6 +30,15 @@ from shengji.server.validate import (
 )
 
 log = logging.getLogger("shengji.server.lobby")
+
+
+class RoomWatcher(Protocol):
+    """Told when a room starts or stops running in this lobby (server/router.py: the
+    room's Redis channel and listing follow)."""
+
+    async def room_started(self, room: Room) -> None: ...
+
+    def room_stopped(self, room: Room) -> None: ...
 
 
 class LobbyError(ValueError):
@@ -94,6 +103,8 @@ class Lobby:
         """Rooms that failed while this server ran (quarantined), by code: a client that
         comes to one is told so (``room-failed``) rather than ``no-room``."""
         self._lock = asyncio.Lock()
+        self.watchers: list[RoomWatcher] = []
+        """Told when rooms start and stop here (the router, with Redis)."""
 
     async def restore(self) -> int:
         """Reload every open room from the database (matches replayed); returns the count.
@@ -137,6 +148,7 @@ class Lobby:
                 await quarantine(self.store, stored.id, stored.code, why)
                 continue
             self._add(room)
+            await self._started(room)
         return len(self.rooms)
 
     def pace_defaults(self, private: bool) -> TableOptions:
@@ -149,10 +161,19 @@ class Lobby:
         self.rooms[room.code] = room
         room.start()
 
+    async def _started(self, room: Room) -> None:
+        for w in self.watchers:
+            await w.room_started(room)
+
+    def _stopped(self, room: Room) -> None:
+        for w in self.watchers:
+            w.room_stopped(room)
+
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
         self.failed[room.code] = room.failed or "failed"
+        self._stopped(room)
 
     async def create(
         self,
@@ -204,6 +225,7 @@ class Lobby:
             None if rules.kind == "plain" else rules.to_dict(),
         )
         self._add(room)
+        await self._started(room)
         return room
 
     def get(self, code: str) -> Room | None:
@@ -218,6 +240,7 @@ class Lobby:
         """Close a room for good: out of the lobby, its task stopped, its row closed."""
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+        self._stopped(room)
         await room.stop()
         await self.store.close_room(room.rid)
 
@@ -228,4 +251,5 @@ class Lobby:
     async def close(self) -> None:
         """Stop every room."""
         for room in list(self.rooms.values()):
+            self._stopped(room)
             await room.stop()

@@ -376,6 +376,17 @@ class Store:
                     )
         return out
 
+    async def room_is_open(self, code: str) -> bool:
+        """Is room ``code`` open in the database (not closed, not quarantined)?"""
+        set_aside = select(QuarantineRow.room_id)
+        async with self.sessions() as s:
+            found = await s.execute(
+                select(RoomRow.id).where(
+                    RoomRow.code == code, RoomRow.closed.is_(False), RoomRow.id.not_in(set_aside)
+                )
+            )
+            return found.first() is not None
+
     async def close_room(self, room_id: int) -> None:
         """Mark a room closed (never restored again) and delete its log: the log exists to
         replay an open room. The row stays, so its finished games and ledger rows still
