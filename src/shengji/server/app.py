@@ -173,7 +173,9 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
 
     @app.get("/readyz")
     async def readyz() -> Response:
-        return await ready_response(store(), settings.redis_url)  # database, Redis: 503 if not
+        rt = router()  # database, Redis and the routing link: 503 if not
+        link = None if rt is None else rt.link_state()
+        return await ready_response(store(), settings.redis_url, link)
 
     @app.get("/metrics")
     async def metrics_page() -> Response:

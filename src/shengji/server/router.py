@@ -81,6 +81,12 @@ class Router:
         await self.edge.stop()
         await self.bus.stop()
 
+    def link_state(self) -> dict[str, Any]:
+        """``/readyz``'s ``routing`` check: the Redis link subscribed and delivering."""
+        if self.bus.up:
+            return {"ok": True, "instance": self.instance}
+        return {"ok": False, "instance": self.instance, "reason": self.bus.reason}
+
     # ------------------------------------------------------------------ the lobby's hooks
 
     async def room_started(self, room: Room) -> None:
