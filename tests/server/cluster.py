@@ -184,7 +184,11 @@ FAST_ENV = {
 @contextmanager
 def cluster(tmp: Path, names: list[str], **env: str) -> Iterator[Cluster]:
     """Processes ``names`` on a fresh PostgreSQL schema and a Redis (skips without
-    either); every process is killed at the end."""
+    either); every process is killed at the end. They run in the PostgreSQL pass
+    (``make test-postgres``), or whenever ``SHENGJI_TEST_CLUSTER=1``."""
+    if pg.configured_url() is None and os.environ.get("SHENGJI_TEST_CLUSTER") != "1":
+        pytest.skip(f"multi-process tests run in the PostgreSQL pass (make test-postgres, "
+                    f"{pg.ENV}) or with SHENGJI_TEST_CLUSTER=1")
     admin = pg.admin_url_or_skip()
     with ExitStack() as stack:
         url = stack.enter_context(pg.fresh_schema(admin))

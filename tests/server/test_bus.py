@@ -59,7 +59,9 @@ steps = st.lists(
 )
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(plan=steps)
 def test_messages_arrive_in_order_or_the_link_says_it_was_down(
     redis: Redis, plan: list[Step]

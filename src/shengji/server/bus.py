@@ -214,7 +214,10 @@ class Bus:
         self.reason = why
         self._queue.clear()
         for cb in self.on_down:
-            cb(why)
+            try:
+                cb(why)
+            except Exception:
+                log.exception("a handler of the lost Redis link failed")
 
     async def _read(self) -> None:
         """Subscribe to every channel, then read until something fails; again, forever."""
@@ -234,6 +237,8 @@ class Bus:
                 self._first.set()
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+                with contextlib.suppress(Exception):  # no connection from before is reused
+                    await self.redis.connection_pool.disconnect()
                 await asyncio.sleep(backoff)
                 backoff = min(backoff * 2, 5.0)
                 continue
@@ -271,8 +276,11 @@ class Bus:
                     if missing:
                         await pubsub.subscribe(*missing)
                     self._first.set()
-                    for cb in self.on_up:
-                        cb()
+                    for cb_up in self.on_up:
+                        try:
+                            cb_up()
+                        except Exception:
+                            log.exception("a handler of the Redis link's return failed")
             elif kind == "unsubscribe":
                 confirmed.discard(channel)
             elif kind == "message":

@@ -70,6 +70,7 @@ class Edge:
         self.asks: dict[int, asyncio.Future[tuple[int, bytes]]] = {}
         self._ask_ids = itertools.count(1)
         self._sweeper: asyncio.Task[None] | None = None
+        self._twice: set[str] = set()
 
     def start(self) -> None:
         """Start checking that the routed rooms' owners are alive."""
@@ -199,8 +200,13 @@ class Edge:
             except Exception:
                 continue
             for link in list(self.links.values()):
-                if heard.get(self.bus.room_channel(link.code), 0) == 0:
+                n = heard.get(self.bus.room_channel(link.code), 0)
+                if n == 0:
                     link.conn.close(MOVED)
+                elif n > 1 and link.code not in self._twice:
+                    self._twice.add(link.code)
+                    log.error("room %s is run by %d processes at once (no room leases?)",
+                              link.code[:6], n)
 
 
 class _Closer:

@@ -61,6 +61,7 @@ class SharedLobby:
         self.key = f"{bus.prefix}lobby"
         self.sent: dict[str, bytes] = {}
         self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
 
     def alive_key(self, instance: str) -> str:
         return f"{self.bus.prefix}alive:{instance}"
@@ -81,8 +82,9 @@ class SharedLobby:
                 await self.bus.redis.delete(self.alive_key(self.bus.instance))
 
     def forget_sent(self) -> None:
-        """Redis may have lost everything (the link was down): rewrite every listing."""
+        """Redis may have lost everything (the link was down): rewrite every listing now."""
         self.sent.clear()
+        self._wake.set()
 
     def _listing(self, room: Room) -> bytes:
         return msgspec.json.encode(Listing(room.rid, self.bus.instance, room.info()))
@@ -128,7 +130,9 @@ class SharedLobby:
 
     async def _loop(self) -> None:
         while True:
-            await asyncio.sleep(REFRESH_S)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), REFRESH_S)
+            self._wake.clear()
             if not self.bus.up:
                 continue
             try:
