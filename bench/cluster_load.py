@@ -240,8 +240,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ladder", default="5,10,20,40", help="table counts, climbed in order")
     ap.add_argument("--processes", default="1,2,3", help="process counts (with Redis)")
     ap.add_argument("--no-baseline", action="store_true", help="skip 1 process without Redis")
-    ap.add_argument("--seconds", type=float, default=10.0)
-    ap.add_argument("--pacing", type=float, default=0.05, help="server seconds per dealt card")
+    ap.add_argument("--seconds", type=float, default=15.0)
+    ap.add_argument("--pacing", type=float, default=0.01, help="server seconds per dealt card")
     ap.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     ap.add_argument("--admin-url", default="postgresql://root@127.0.0.1:5432/postgres",
                     help="PostgreSQL to drop and create the bench database in")

@@ -135,8 +135,19 @@ class Cluster:
     instances: list[Instance] = field(default_factory=list)
 
     def start(self, name: str, port: int | None = None) -> Instance:
-        """Start one more process; returns once ``/healthz`` answers."""
-        port = port or free_port()
+        """Start one more process; returns once its ``/readyz`` answers 200 naming it (the
+        database and Redis reachable, its channels subscribed; and the port is really its
+        own: another program may take a free port first, then another is tried)."""
+        for _ in range(3):
+            inst = self._launch(name, port or free_port())
+            if inst is not None:
+                self.instances.append(inst)
+                return inst
+            if port is not None:
+                break
+        raise RuntimeError(f"{name} did not start: {self.log(name)[-2000:]}")
+
+    def _launch(self, name: str, port: int) -> Instance | None:
         env = dict(os.environ)
         env.update(self.env)
         env.update(SHENGJI_INSTANCE_ID=name)
@@ -144,23 +155,21 @@ class Cluster:
         proc = subprocess.Popen(
             [sys.executable, "-m", "shengji", "serve", "--host", "127.0.0.1", "--port",
              str(port), "--database-url", self.database_url, "--redis-url", self.redis.url,
-             "--log-level", "warning"],
+             "--log-level", os.environ.get("SJ_CLUSTER_LOG", "warning")],
             env=env, stdout=log, stderr=log,
         )
         inst = Instance(name, port, proc)
         deadline = time.monotonic() + 60
-        while True:
+        while proc.poll() is None and time.monotonic() < deadline:
             try:
-                if httpx.get(f"{inst.base}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
+                r = httpx.get(f"{inst.base}/readyz", timeout=2)
+                if r.status_code == 200 and r.json()["checks"]["routing"]["instance"] == name:
+                    return inst
+            except (httpx.HTTPError, KeyError, ValueError):
                 pass
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                raise RuntimeError(f"{name} did not start: {self.log(name)[-2000:]}")
             time.sleep(0.1)
-        self.instances.append(inst)
-        return inst
+        inst.kill()
+        return None
 
     def log(self, name: str) -> str:
         path = self.tmp / f"{name}.log"

@@ -35,7 +35,7 @@ log = logging.getLogger("shengji.server.route")
 
 CONFIRM_S = 2.0
 """How long ``listen`` waits for Redis to confirm a subscription."""
-STALE_S = 5.0
+STALE_S = 10.0
 """No ``Ping`` of ours came back for this long: the link is down."""
 MAX_QUEUED = 200_000
 """Messages queued for Redis at most; more: the link is too slow, taken as down."""
@@ -170,9 +170,14 @@ class Bus:
         self._waiting[key] = done
         try:
             await self._pubsub.subscribe(channel)
-            await asyncio.wait_for(done, CONFIRM_S)
         except Exception as e:
             self._break(f"subscribing failed: {type(e).__name__}: {e}")
+            self._waiting.pop(key, None)
+            return
+        try:  # slow is no failure: the confirmation comes when it comes
+            await asyncio.wait_for(done, CONFIRM_S)
+        except TimeoutError:
+            log.warning("Redis took over %g s to confirm %s", CONFIRM_S, channel)
         finally:
             self._waiting.pop(key, None)
 
