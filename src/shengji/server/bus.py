@@ -290,12 +290,12 @@ class Bus:
                 confirmed.discard(channel)
             elif kind == "message":
                 data: bytes = m["data"]
-                if channel == own:
-                    self._own(data)
-                else:
-                    handler = self._handlers.get(channel)
-                    if handler is not None:
+                handler = self._own if channel == own else self._handlers.get(channel)
+                if handler is not None:
+                    try:
                         handler(data)
+                    except Exception:  # a handler's bug is no lost link
+                        log.exception("a handler of channel %s failed", channel.decode())
 
     def _own(self, data: bytes) -> None:
         if self.own_handler is not None:

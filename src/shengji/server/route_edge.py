@@ -30,6 +30,7 @@ from shengji.server import route_wire as rw
 from shengji.server.bus import Bus
 from shengji.server.conn import Conn
 from shengji.server.settings import Settings
+from shengji.server.sockets import write_socket
 from shengji.server.storage import Player
 
 log = logging.getLogger("shengji.server.route")
@@ -100,9 +101,7 @@ class Edge:
         link = _Link(code, conn)
         self.links[conn.id] = link
         metrics.routed(edge=1)
-        from shengji.server.sockets import _writer  # the socket's own writer, shared
-
-        writer = asyncio.create_task(_writer(ws, conn))
+        writer = asyncio.create_task(write_socket(ws, conn))
         channel = self.bus.room_channel(code)
         gone = _Closer(conn, MOVED)
         cap = self.settings.max_message_bytes + 1  # longer: cut, the owner says too-big

@@ -127,6 +127,8 @@ class Router:
         except (TimeoutError, WebSocketDisconnect):
             await ws.close(4408)
             return True
+        if first["type"] == "websocket.disconnect":
+            return True  # gone before saying anything
         text, data = first.get("text"), first.get("bytes")
         await self.edge.serve(ws, code, text if text is not None else data)
         return True

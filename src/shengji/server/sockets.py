@@ -56,7 +56,9 @@ async def _send_now(ws: WebSocket, msg: wire.ServerMsg) -> None:
         await ws.send_text(wire.encode(msg).decode())
 
 
-async def _writer(ws: WebSocket, conn: Conn) -> None:
+async def write_socket(ws: WebSocket, conn: Conn) -> None:
+    """Drain ``conn``'s queue into the socket; closes it with ``conn.close_code`` at the end
+    (also for a routed socket: server/route_edge.py)."""
     try:
         while True:
             data = await conn.queue.get()
@@ -108,7 +110,7 @@ class _Socket:
 
     def connect(self, player: Player) -> Conn:
         conn = Conn(player, self.settings.send_queue)
-        self.writer = asyncio.create_task(_writer(self.ws, conn))
+        self.writer = asyncio.create_task(write_socket(self.ws, conn))
         return conn
 
     async def receive(self) -> str | bytes | None:
