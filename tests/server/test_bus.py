@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from shengji.server import route_wire as rw
 from shengji.server.bus import Bus
-from tests.server.cluster import Redis, redis_or_skip
+from tests.server.route_cluster import Redis, redis_or_skip
 
 DOWN = -1
 
@@ -134,7 +134,7 @@ def test_a_batch_round_trips() -> None:
 
 def test_a_redis_that_does_not_answer_stalls_nothing(tmp_path: Path) -> None:
     async def run() -> None:
-        from tests.server.cluster import free_port
+        from tests.server.route_cluster import free_port
 
         bus = Bus(f"redis://127.0.0.1:{free_port()}/0", "x:", "a")
         started = time.monotonic()

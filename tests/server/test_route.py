@@ -14,8 +14,8 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.cluster import cluster
 from tests.server.helpers import Client, Msg, new_player, new_room
+from tests.server.route_cluster import cluster
 
 
 def _play_until_a_trick_is_won(clients: dict[int, Client], watchers: list[Client]) -> Msg:
