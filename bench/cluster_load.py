@@ -36,6 +36,7 @@ from typing import Any
 
 import httpx
 import psutil
+from websockets.exceptions import ConnectionClosed
 
 from server_load import _free_port, percentile, seat_client
 
@@ -122,17 +123,30 @@ def make_tables(bases: list[str], n: int) -> list[tuple[str, list[tuple[str, str
     return out
 
 
+async def seat(ws_base: str, code: str, token: str, n: int, stop_at: float,
+               stats: dict[str, Any]) -> None:
+    """One seat until ``stop_at``; a dropped socket (a server told to stop, a lost link:
+    close codes 1012, 1013) reconnects, as the browser does, and is counted."""
+    loop = asyncio.get_running_loop()
+    while loop.time() < stop_at:
+        try:
+            await seat_client(ws_base, code, token, n, stop_at, stats)
+        except (ConnectionClosed, OSError) as e:
+            stats["drops"].append(getattr(getattr(e, "rcvd", None), "code", None))
+            await asyncio.sleep(0.2)
+
+
 def run_clients(tables: list[tuple[str, list[tuple[str, str]]]], seconds: float) -> Any:
     """Every seat of every table in this process until ``seconds`` have passed."""
 
     async def main() -> dict[str, Any]:
-        stats: dict[str, Any] = {"lat": [], "updates": 0, "acts": 0, "errors": 0}
+        stats: dict[str, Any] = {"lat": [], "updates": 0, "acts": 0, "errors": 0, "drops": []}
         stop_at = asyncio.get_running_loop().time() + seconds
         await asyncio.gather(
             *(
-                seat_client(base.replace("http://", "ws://"), code, tok, seat, stop_at, stats)
+                seat(base.replace("http://", "ws://"), code, tok, n, stop_at, stats)
                 for code, seats in tables
-                for seat, (base, tok) in enumerate(seats)
+                for n, (base, tok) in enumerate(seats)
             )
         )
         return stats
@@ -186,6 +200,7 @@ def run_one(
         "p99_ms": round(percentile(lat, 0.99) * 1000, 2),
         "samples": len(lat),
         "errors": stats["errors"],
+        "drops": stats["drops"],
         "server_cpu_percent": [round(c, 1) for c in cpu],
         "load_before": round(load, 2),
     }
@@ -279,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{label:>14}  N={n:3d}  routed={r['routed_sockets']:3d}/{r['sockets']:3d}  "
                   f"actions/s={r['actions_per_s']:7.1f}  p50={r['p50_ms']:7.2f} ms  "
                   f"p99={r['p99_ms']:8.2f} ms  samples={r['samples']:5d}  "
-                  f"errors={r['errors']}  cpu={r['server_cpu_percent']}  "
+                  f"errors={r['errors']}  drops={r['drops']}  cpu={r['server_cpu_percent']}  "
                   f"load={r['load_before']}", flush=True)
     for c in configs:  # held: the largest count below which every run kept p99 < 100 ms
         for r in c["runs"]:
