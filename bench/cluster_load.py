@@ -257,6 +257,48 @@ def chart(configs: list[dict[str, Any]]) -> str:
     return "\n".join(parts) + "\n"
 
 
+def save(configs: list[dict[str, Any]], ladder: list[int], args: argparse.Namespace,
+         final: bool = False) -> None:
+    """Work out what each configuration held and write the JSON and the chart (after every
+    run, so a run cut short keeps what it measured); ``final``: print the summary too."""
+    for c in configs:  # held: the largest count below which every run kept p99 < 100 ms
+        c["held"] = 0
+        for r in c["runs"]:
+            if not r["p99_ms"] < 100:
+                break
+            c["held"] = r["tables"]
+    base = next((c for c in configs if c["redis"] and c["processes"] == 1), None)
+    for c in configs:
+        c["ratio_held_to_1_with_redis"] = (
+            round(c["held"] / base["held"], 2) if base and base["held"] else None
+        )
+        c["p50_ratio_to_1_with_redis"] = [
+            round(r["p50_ms"] / b["p50_ms"], 2) if base and b["p50_ms"] else None
+            for r, b in zip(c["runs"], base["runs"] if base else c["runs"], strict=False)
+        ]
+        if final:
+            print(f"{c['label']:>14}: held {c['held']} tables at p99 < 100 ms (ratio to 1 "
+                  f"process with Redis: {c['ratio_held_to_1_with_redis']}); p50 against 1 "
+                  f"process with Redis at each count: {c['p50_ratio_to_1_with_redis']}")
+    doc = {
+        "bench": "cluster_load",
+        "cpus": os.cpu_count(),
+        "seconds": args.seconds,
+        "pacing_s": args.pacing,
+        "synchronous_commit": "on" if args.durable else "off",
+        "ladder": ladder,
+        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "complete": final,
+        "configs": configs,
+    }
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.with_suffix(".json").write_text(json.dumps(doc, indent=1) + "\n")
+    out.with_suffix(".svg").write_text(chart(configs))
+    if final:
+        print(f"saved {out.with_suffix('.json')} and {out.with_suffix('.svg')}")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Climb the ladder for each configuration; print, then save JSON and the chart."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -291,43 +333,13 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{label:>14}  N={n:3d}  only {r['samples']} samples: again", flush=True)
                 r = run_one(c["processes"], c["redis"], n, args)
             c["runs"].append(r)
+            save(configs, ladder, args)
             print(f"{label:>14}  N={n:3d}  routed={r['routed_sockets']:3d}/{r['sockets']:3d}  "
                   f"actions/s={r['actions_per_s']:7.1f}  p50={r['p50_ms']:7.2f} ms  "
                   f"p99={r['p99_ms']:8.2f} ms  samples={r['samples']:5d}  "
                   f"errors={r['errors']}  drops={r['drops']}  cpu={r['server_cpu_percent']}  "
                   f"load={r['load_before']}", flush=True)
-    for c in configs:  # held: the largest count below which every run kept p99 < 100 ms
-        for r in c["runs"]:
-            if not r["p99_ms"] < 100:
-                break
-            c["held"] = r["tables"]
-    base = next((c for c in configs if c["redis"] and c["processes"] == 1), None)
-    for c in configs:
-        c["ratio_held_to_1_with_redis"] = (
-            round(c["held"] / base["held"], 2) if base and base["held"] else None
-        )
-        c["p50_ratio_to_1_with_redis"] = [
-            round(r["p50_ms"] / b["p50_ms"], 2) if base and b["p50_ms"] else None
-            for r, b in zip(c["runs"], base["runs"] if base else c["runs"], strict=False)
-        ]
-        print(f"{c['label']:>14}: held {c['held']} tables at p99 < 100 ms (ratio to 1 "
-              f"process with Redis: {c['ratio_held_to_1_with_redis']}); p50 against 1 "
-              f"process with Redis at each count: {c['p50_ratio_to_1_with_redis']}")
-    doc = {
-        "bench": "cluster_load",
-        "cpus": os.cpu_count(),
-        "seconds": args.seconds,
-        "pacing_s": args.pacing,
-        "synchronous_commit": "on" if args.durable else "off",
-        "ladder": ladder,
-        "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "configs": configs,
-    }
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.with_suffix(".json").write_text(json.dumps(doc, indent=1) + "\n")
-    out.with_suffix(".svg").write_text(chart(configs))
-    print(f"saved {out.with_suffix('.json')} and {out.with_suffix('.svg')}")
+    save(configs, ladder, args, final=True)
     return 0
 
 

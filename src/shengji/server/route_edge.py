@@ -199,7 +199,9 @@ class Edge:
             except Exception:
                 continue
             for link in list(self.links.values()):
-                n = heard.get(self.bus.room_channel(link.code), 0)
+                n = heard.get(self.bus.room_channel(link.code))
+                if n is None:  # a socket that came while we asked: next time
+                    continue
                 if n == 0:
                     link.conn.close(MOVED)
                 elif n > 1 and link.code not in self._twice:

@@ -208,6 +208,6 @@ class Host:
                 heard = await self.bus.listeners(edges)
             except Exception:
                 continue  # the link is down: ``lost`` ends the guests
-            for guest in list(self.guests.values()):
-                if heard.get(self.bus.edge_channel(guest.edge), 0) == 0:
+            for guest in list(self.guests.values()):  # (one that came meanwhile: next time)
+                if heard.get(self.bus.edge_channel(guest.edge)) == 0:
                     guest.edge_gone()
