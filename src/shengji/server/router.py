@@ -49,11 +49,14 @@ class Router:
         rooms: dict[str, Room],
         store: Store,
         auth_gate: asyncio.Semaphore,
+        instance: str | None = None,
     ) -> None:
+        """``instance``: this process's name (the lease keeper's, so that Redis channels and
+        room leases name a process alike); default ``Settings.instance_id``, else random."""
         assert settings.redis_url, "a Router needs a Redis URL"
         self.settings = settings
         self.store = store
-        self.instance = settings.instance_id or secrets.token_hex(4)
+        self.instance = instance or settings.instance_id or secrets.token_hex(4)
         self.bus = Bus(settings.redis_url, settings.redis_prefix, self.instance)
         self.host = Host(self.bus, store, settings, auth_gate, answer_ask)
         self.edge = Edge(self.bus, settings)
