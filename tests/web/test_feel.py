@@ -46,9 +46,10 @@ RECORDER = """
     constructor(...a) {
       super(...a);
       this.addEventListener("message", (ev) => {
-        const m = JSON.parse(ev.data);
+        const data = JSON.parse(ev.data);  // a frame: a message, or an array of them
+        const m = [].concat(data).filter((x) => x.t === "update").pop();
         const s = window.__shengji;
-        if (m.t !== "update" || !s || s.seat == null) return;
+        if (!m || !s || s.seat == null) return;
         if (m.to_act !== s.seat || m.phase !== "playing") return;
         const at = performance.now();
         const seat = s.seat;
@@ -56,7 +57,8 @@ RECORDER = """
         // thread busy with anything, motion included, shows as a longer wait)
         const ready = () => {
           const p = document.querySelector("[data-testid=prompt]");
-          return p && /^Your (turn|lead)/.test(p.textContent) && window.__shengji.game.to_act === seat;
+          return p && /^Your (turn|lead)/.test(p.textContent)
+            && window.__shengji.game.to_act === seat;
         };
         const look = () => {
           if (ready()) {

@@ -114,7 +114,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             janitor = Janitor(lobby, settings)
             router: Router | None = None
             if settings.redis_url:  # many processes, one platform (server/router.py)
-                router = Router(settings, lobby.rooms, store, app.state.auth_gate)
+                router = Router(settings, lobby, store, app.state.auth_gate)
                 lobby.watchers.append(router)
                 await router.start()
             app.state.router = router
@@ -169,7 +169,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
 
     @app.get("/healthz")
     async def healthz() -> Response:
-        return health_response(store().health, len(lobby().rooms))  # 503 while writes fail
+        return health_response(store().health, lobby().count)  # 503 while writes fail
 
     @app.get("/readyz")
     async def readyz() -> Response:
@@ -265,19 +265,18 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
     async def list_rooms() -> list[Any]:
         rt = router()
         if rt is not None:  # every process's public rooms
-            return await rt.open_rooms(lobby().open_rooms())
-        return [_room_json(r) for r in lobby().open_rooms()]
+            return await rt.open_rooms(lobby())
+        return lobby().listing()  # unloaded idle rooms too (server/idle_rooms.py)
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str) -> Any:
-        room = lobby().get(code)
-        if room is not None:
-            return _room_json(room)
+        info = lobby().info(code)
         rt = router()
-        found = None if rt is None else await rt.room(code)  # run by another process
-        if found is None:
+        if info is None and rt is not None:
+            info = await rt.room(code)  # run by another process
+        if info is None:
             raise HTTPException(404, "no such room")
-        return found
+        return info
 
     @app.get("/api/players/{pid}/games")
     async def player_games(

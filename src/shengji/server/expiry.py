@@ -1,4 +1,5 @@
-"""Rooms nobody uses close by themselves, so they stop counting against ``max_rooms``.
+"""Rooms nobody uses close by themselves, so they stop counting against ``max_rooms``; idle
+ones leave memory before that (``Settings.idle_unload_s``, server/idle_rooms.py).
 
 A room with nobody connected and no human seated closes after ``Settings.room_idle_s``
 (a room someone created and left, or bots playing for nobody); one whose seated humans are
@@ -26,6 +27,7 @@ import logging
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from shengji.server.idle_rooms import IdleRoom
     from shengji.server.lobby import Lobby
     from shengji.server.rooms import Room
     from shengji.server.settings import Settings
@@ -33,7 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("shengji.server.expiry")
 
 
-def overdue(room: Room, now: float, settings: Settings) -> bool:
+def overdue(room: Room | IdleRoom, now: float, settings: Settings) -> bool:
     """Whether ``room`` has been left alone longer than its limit at ``now``
     (the event loop's clock)."""
     since = room.unattended_since
@@ -45,12 +47,14 @@ def overdue(room: Room, now: float, settings: Settings) -> bool:
 
 
 class Janitor:
-    """A task that closes overdue rooms; it looks a few times per limit."""
+    """A task that closes overdue rooms and unloads idle ones (server/idle_rooms.py); it
+    looks a few times per limit."""
 
     def __init__(self, lobby: Lobby, settings: Settings) -> None:
         self.lobby = lobby
         self.settings = settings
-        shortest = min(settings.room_idle_s, settings.room_abandoned_s)
+        limits = [settings.room_idle_s, settings.room_abandoned_s, settings.idle_unload_s]
+        shortest = min(x for x in limits if x > 0)
         self.interval = max(0.05, min(30.0, shortest / 4))
         self.task: asyncio.Task[None] | None = None
 
@@ -76,7 +80,8 @@ class Janitor:
                 log.exception("closing idle rooms failed")
 
     async def sweep(self) -> list[str]:
-        """Close every overdue room; returns their codes."""
+        """Close every overdue room (loaded or not), then unload the idle ones; returns the
+        codes of those closed."""
         now = asyncio.get_running_loop().time()
         closed: list[str] = []
         for room in list(self.lobby.rooms.values()):
@@ -86,4 +91,17 @@ class Janitor:
                 await self.lobby.close_room(room)
                 closed.append(room.code)
                 log.info("room %s closed: nobody there", room.code[:6])
+        for stub in list(self.lobby.idle.values()):
+            if overdue(stub, now, self.settings) and await self.lobby.close_idle(stub.code):
+                closed.append(stub.code)
+                log.info("room %s closed: nobody there (it was unloaded)", stub.code[:6])
+        await self.unload(now)
         return closed
+
+    async def unload(self, now: float) -> list[str]:
+        """Unload every idle room (the lobby keeps a stub); returns their codes."""
+        gone = [r for r in list(self.lobby.rooms.values()) if self.lobby.unload(r, now)]
+        for room in gone:
+            await room.stop()
+            log.debug("room %s unloaded: idle", room.code[:6])
+        return [r.code for r in gone]

@@ -379,7 +379,7 @@ def install_history(app: FastAPI, store: Callable[[], Any], lobby: Callable[[], 
 
     @app.get("/api/rooms/{code}/replay")
     async def live_replay(code: str, authorization: str | None = Header(default=None)) -> Any:
-        room = lobby().get(code)
+        room = await lobby().load(code)  # an unloaded idle room comes back from its log
         router = routed()
         if room is None and router is None:
             raise HTTPException(404, "no such room")

@@ -10,16 +10,20 @@ import logging
 import secrets
 from typing import Any, Protocol
 
+import msgspec
+
 from shengji.core.cards import LEVELS
 from shengji.core.errors import RulesetError
 from shengji.core.ruleset import PRESET_INFO, PRESETS, RESERVED_PRESETS, Ruleset, preset
 from shengji.server.bots_runner import BotRunner
+from shengji.server.idle_rooms import IdleRoom, stub_of, unloadable
 from shengji.server.quarantine import describe, quarantine
 from shengji.server.rooms import Room
 from shengji.server.settings import Settings
 from shengji.server.stakes import StakeRules
-from shengji.server.storage import Store
+from shengji.server.storage import Store, StoredRoom
 from shengji.server.table import TableOptions
+from shengji.server.table.idle import carry_over
 from shengji.server.validate import (
     OptionError,
     room_max_deals,
@@ -38,7 +42,7 @@ class RoomWatcher(Protocol):
 
     async def room_started(self, room: Room) -> None: ...
 
-    def room_stopped(self, room: Room) -> None: ...
+    def room_stopped(self, code: str) -> None: ...
 
 
 class LobbyError(ValueError):
@@ -99,6 +103,11 @@ class Lobby:
         self.pace = TableOptions.from_settings(settings)
         """New rooms' pace (room options) unless their creator chose theirs."""
         self.rooms: dict[str, Room] = {}
+        """Rooms in memory, by code."""
+        self.idle: dict[str, IdleRoom] = {}
+        """Rooms unloaded while idle (server/idle_rooms.py), by code: ``load`` brings one
+        back."""
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.failed: dict[str, str] = {}
         """Rooms that failed while this server ran (quarantined), by code: a client that
         comes to one is told so (``room-failed``) rather than ``no-room``."""
@@ -112,44 +121,132 @@ class Lobby:
         A room that cannot be restored is quarantined (logged once, marked in the database,
         not loaded again: server/quarantine.py); the others are restored all the same."""
         for stored in await self.store.load_rooms():
-            try:
-                if stored.problem is not None:
-                    raise ValueError(stored.problem)
-                room = Room(
-                    rid=stored.id,
-                    code=stored.code,
-                    preset=stored.preset,
-                    ruleset=Ruleset.from_dict(stored.ruleset),
-                    seed=stored.seed,
-                    private=stored.private,
-                    max_deals=stored.max_deals,
-                    settings=self.settings,
-                    store=self.store,
-                    bots=self.bots,
-                    stakes=StakeRules.from_dict(stored.stakes),
-                    owner=stored.owner,
-                    options=TableOptions.from_dict(
-                        stored.state.get("options"), stored.private, self.pace
-                    ),
-                )
-                room.restore(stored.state, stored.last_seq, stored.actions)
-                for seat in room.seats:  # a bot spec refused since it was seated
-                    if seat.kind == "bot":
-                        server_bot(seat.bot, self.settings.bot_budget_s)
-            except Exception as exc:
-                why = f"restore: {describe(exc)}"
-                log.error(
-                    "room %s could not be restored and is quarantined "
-                    "(see `shengji rooms quarantined`): %s",
-                    stored.code[:6],
-                    why,
-                )
-                log.debug("room %s restore traceback", stored.code[:6], exc_info=exc)
-                await quarantine(self.store, stored.id, stored.code, why)
-                continue
-            self._add(room)
-            await self._started(room)
+            room = await self._restored(stored)
+            if room is not None:
+                self._add(room)
+                await self._started(room)
         return len(self.rooms)
+
+    async def _restored(self, stored: StoredRoom) -> Room | None:
+        """The room a row and its log describe (not started); None if it cannot be
+        restored, and then it is quarantined."""
+        try:
+            if stored.problem is not None:
+                raise ValueError(stored.problem)
+            room = Room(
+                rid=stored.id,
+                code=stored.code,
+                preset=stored.preset,
+                ruleset=Ruleset.from_dict(stored.ruleset),
+                seed=stored.seed,
+                private=stored.private,
+                max_deals=stored.max_deals,
+                settings=self.settings,
+                store=self.store,
+                bots=self.bots,
+                stakes=StakeRules.from_dict(stored.stakes),
+                owner=stored.owner,
+                options=TableOptions.from_dict(
+                    stored.state.get("options"), stored.private, self.pace
+                ),
+            )
+            room.restore(stored.state, stored.last_seq, stored.actions)
+            for seat in room.seats:  # a bot spec refused since it was seated
+                if seat.kind == "bot":
+                    server_bot(seat.bot, self.settings.bot_budget_s)
+        except Exception as exc:
+            why = f"restore: {describe(exc)}"
+            log.error(
+                "room %s could not be restored and is quarantined "
+                "(see `shengji rooms quarantined`): %s",
+                stored.code[:6],
+                why,
+            )
+            log.debug("room %s restore traceback", stored.code[:6], exc_info=exc)
+            await quarantine(self.store, stored.id, stored.code, why)
+            return None
+        return room
+
+    # ------------------------------------------------------------------ idle rooms
+
+    def unload(self, room: Room, now: float) -> bool:
+        """Swap ``room`` for a stub if it is idle (server/idle_rooms.py); True if it was.
+        Its task is stopped by ``Janitor`` (``room.stop()``); a client coming meanwhile
+        reloads it from the log."""
+        if self.rooms.get(room.code) is not room or not unloadable(
+            room, now, self.settings.idle_unload_s
+        ):
+            return False
+        self.idle[room.code] = stub_of(room, now)
+        del self.rooms[room.code]
+        room.closed = True  # nothing reaches it any more: the stub stands for it
+        return True
+
+    async def load(self, code: str) -> Room | None:
+        """The room with this code, reloaded from the log if it was unloaded; None if there
+        is none (or it could not be reloaded: then it is quarantined). A storage fault is
+        raised (the room stays unloaded)."""
+        room = self.rooms.get(code)
+        if room is not None or code not in self.idle:
+            return room
+        loading = self._loading.get(code)
+        if loading is None:
+            loading = self._loading[code] = asyncio.ensure_future(self._reload(code))
+            loading.add_done_callback(lambda _: self._loading.pop(code, None))
+        return await asyncio.shield(loading)
+
+    async def _reload(self, code: str) -> Room | None:
+        stub = self.idle[code]
+        stored = await self.store.load_room(stub.rid)
+        if stored is None:  # closed or set aside meanwhile
+            self.idle.pop(code, None)
+            return None
+        room = await self._restored(stored)
+        if room is None:
+            self.failed[code] = "could not be reloaded"
+        if self.idle.pop(code, None) is None or room is None:  # closed meanwhile, or failed
+            return None
+        try:
+            room.table = carry_over(room.table, stub.carry)
+        except ValueError as exc:  # the log lost rows: go on from the log, say so
+            log.warning("room %s reloaded from its log only: %s", code[:6], exc)
+        self._add(room)
+        log.debug("room %s reloaded", code[:6])
+        return room
+
+    async def close_idle(self, code: str) -> bool:
+        """Close an unloaded room for good (expiry); False if it is being reloaded."""
+        stub = self.idle.get(code)
+        if stub is None or code in self._loading:
+            return False
+        del self.idle[code]
+        self._stopped(code)
+        await self.store.close_room(stub.rid)
+        return True
+
+    def info(self, code: str) -> Any:
+        """A room as ``GET /api/rooms/{code}`` shows it (plain JSON values), loaded or not;
+        None if there is none."""
+        room = self.rooms.get(code)
+        if room is not None:
+            return msgspec.to_builtins(room.info())
+        stub = self.idle.get(code)
+        return None if stub is None else stub.info_json()
+
+    def listing(self) -> list[Any]:
+        """Public rooms as the room list shows them, newest first, unloaded ones too."""
+        live: list[Room | IdleRoom] = [*self.rooms.values(), *self.idle.values()]
+        rooms = [(r.rid, r) for r in live if not r.private]
+        rooms.sort(key=lambda x: x[0], reverse=True)
+        return [
+            r.info_json() if isinstance(r, IdleRoom) else msgspec.to_builtins(r.info())
+            for _, r in rooms
+        ]
+
+    @property
+    def count(self) -> int:
+        """Live rooms, loaded or not (``max_rooms`` counts both)."""
+        return len(self.rooms) + len(self.idle)
 
     def pace_defaults(self, private: bool) -> TableOptions:
         """The pace a new public or private room gets unless its creator chooses."""
@@ -165,15 +262,15 @@ class Lobby:
         for w in self.watchers:
             await w.room_started(room)
 
-    def _stopped(self, room: Room) -> None:
+    def _stopped(self, code: str) -> None:
         for w in self.watchers:
-            w.room_stopped(room)
+            w.room_stopped(code)
 
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
         self.failed[room.code] = room.failed or "failed"
-        self._stopped(room)
+        self._stopped(room.code)
 
     async def create(
         self,
@@ -188,7 +285,7 @@ class Lobby:
         """A new room (its code is unguessable); ``stakes`` says what it plays for
         (``{"kind": "coins", "coefficient": 1000}``; None: the preset's default, plain for
         every preset but ``huanle``'s 欢乐豆, see ``PRESET_INFO`` and server/stakes.py)."""
-        if len(self.rooms) >= self.settings.max_rooms:
+        if self.count >= self.settings.max_rooms:
             raise LobbyFull("the server has as many rooms as it may; try again later")
         ruleset = room_ruleset(preset_name, options)  # OptionError names the field
         max_deals = room_max_deals(max_deals)
@@ -229,27 +326,24 @@ class Lobby:
         return room
 
     def get(self, code: str) -> Room | None:
-        """The room with this code."""
+        """The room with this code if it is in memory (``load`` reloads an unloaded one)."""
         return self.rooms.get(code)
 
     def owned_by(self, player: str) -> int:
         """How many live rooms ``player`` owns."""
-        return sum(1 for r in self.rooms.values() if r.owner == player)
+        live: list[Room | IdleRoom] = [*self.rooms.values(), *self.idle.values()]
+        return sum(1 for r in live if r.owner == player)
 
     async def close_room(self, room: Room) -> None:
         """Close a room for good: out of the lobby, its task stopped, its row closed."""
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
-        self._stopped(room)
+        self._stopped(room.code)
         await room.stop()
         await self.store.close_room(room.rid)
-
-    def open_rooms(self) -> list[Room]:
-        """Public rooms, newest first."""
-        return [r for r in reversed(self.rooms.values()) if not r.private]
 
     async def close(self) -> None:
         """Stop every room."""
         for room in list(self.rooms.values()):
-            self._stopped(room)
+            self._stopped(room.code)
             await room.stop()

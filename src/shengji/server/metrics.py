@@ -108,6 +108,7 @@ class _Tables(Collector):
         counts: Tally[str] = Tally({"waiting": 0, "playing": 0})
         for lobby in list(_lobbies):
             counts.update(room.status for room in list(lobby.rooms.values()))
+            counts.update(stub.status for stub in list(lobby.idle.values()))  # unloaded
         family = GaugeMetricFamily("shengji_tables", "Live rooms (tables) by status",
                                    labels=["status"])
         for status, n in sorted(counts.items()):

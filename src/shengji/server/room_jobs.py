@@ -21,10 +21,11 @@ from shengji.server.table.commands import (
     Command,
     HintReady,
     WriteFailed,
+    Written,
 )
-from shengji.server.table.effects import AskBot, AskHint, Write
+from shengji.server.table.effects import AskBot, AskHint, LogRecords, Write
 from shengji.server.write_faults import fault_reason, is_storage_fault
-from shengji.server.writes import carry_out
+from shengji.server.writes import carry_out, log_rows_of
 
 log = logging.getLogger("shengji.server.rooms")
 
@@ -74,6 +75,29 @@ class Jobs:
             await coro
         except Exception as exc:
             self.post(Crash(exc, what))
+
+    def start_write(self, w: Write) -> None:
+        """Start a write. Log rows (the hot path: every action, chat line, seat change) go
+        straight to the store's group commit with a callback, no task of their own; the
+        answer comes back to the inbox when they are durable. A retry (which first looks
+        whether the failed attempt was committed after all), a finished match and a deal's
+        stakes run as a job."""
+        req = w.request
+        if w.retry or not isinstance(req, LogRecords):
+            self.spawn(self.write(w), "write")
+            return
+        rows, state = log_rows_of(req)
+        ticket, post = w.ticket, self.post
+
+        def done(exc: BaseException | None) -> None:
+            if exc is None:
+                post(Written(ticket))
+            elif is_storage_fault(exc):
+                post(WriteFailed(ticket, fault_reason(exc)))
+            else:  # a bug or a refused row, not the database being away
+                post(Crash(exc, "write"))
+
+        self.store.submit_log(self.rid, rows, state, done)
 
     async def write(self, w: Write) -> None:
         """Do a write; a storage fault is answered ``WriteFailed`` (the table retries)."""

@@ -97,7 +97,13 @@ class Edge:
     async def serve(self, ws: WebSocket, code: str, first: str | bytes | None) -> None:
         """Pipe an accepted socket (whose first frame is ``first``) to room ``code``'s
         owner until either side closes."""
-        conn = Conn(Player(id=f"routed:{code[:6]}", name=""), self.settings.send_queue)
+        batch = False  # the client reads batch frames (said so in its hello)?
+        with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
+            hello = wire.decode_client(first) if first is not None else None
+            batch = isinstance(hello, wire.Hello) and hello.batch
+        s = self.settings
+        conn = Conn(Player(id=f"routed:{code[:6]}", name=""), s.send_queue, s.send_buffer_bytes,
+                    batch)
         link = _Link(code, conn)
         self.links[conn.id] = link
         metrics.routed(edge=1)

@@ -16,12 +16,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from shengji.server import wire
 from shengji.server.bus import Bus
 from shengji.server.rooms import Room
+
+if TYPE_CHECKING:
+    from shengji.server.lobby import Lobby
 
 log = logging.getLogger("shengji.server.route")
 
@@ -54,10 +58,10 @@ _decoder = msgspec.json.Decoder(Listing)
 class SharedLobby:
     """This process's rooms in the shared hash, and every live process's rooms from it."""
 
-    def __init__(self, bus: Bus, rooms: dict[str, Room]) -> None:
+    def __init__(self, bus: Bus, lobby: Lobby) -> None:
         self.bus = bus
-        self.rooms = rooms
-        """The local lobby's rooms (``Lobby.rooms``), read at each refresh."""
+        self.lobby = lobby
+        """The local lobby (its rooms, loaded or unloaded while idle, read at each refresh)."""
         self.key = f"{bus.prefix}lobby"
         self.sent: dict[str, bytes] = {}
         self._task: asyncio.Task[None] | None = None
@@ -114,12 +118,16 @@ class SharedLobby:
     async def refresh(self) -> int:
         """Renew the heartbeat and rewrite the listings that changed; returns how many."""
         changed: dict[str, bytes] = {}
-        for code, room in list(self.rooms.items()):
+        for code, room in list(self.lobby.rooms.items()):
             if room.closed or room.failed is not None:
                 continue
             data = self._listing(room)
             if self.sent.get(code) != data:
                 changed[code] = data
+        for code, stub in list(self.lobby.idle.items()):  # unloaded while idle: still ours
+            if code not in self.sent:
+                info = msgspec.json.decode(stub.info, type=wire.RoomInfo)
+                changed[code] = msgspec.json.encode(Listing(stub.rid, self.bus.instance, info))
         async with self.bus.redis.pipeline(transaction=False) as pipe:
             pipe.set(self.alive_key(self.bus.instance), b"1", px=ALIVE_MS)
             if changed:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import msgspec
 
@@ -35,15 +35,17 @@ log = logging.getLogger("shengji.server.route")
 SWEEP_S = 2.0
 """How often the edges of this process's guests are checked for a listener."""
 
-Answerer = Callable[[Room, str, str | None], tuple[int, bytes]]
+Answerer = Callable[[Room | None, str, str | None], tuple[int, bytes]]
 """Answers an ``Ask`` from the live room: ``(room, op, player id) -> (status, JSON body)``."""
+Loader = Callable[[str], Awaitable[Room | None]]
+"""The room of a code, reloaded if it was unloaded while idle (``Lobby.load``)."""
 
 
 class RemoteConn(Conn):
     """A client on another process: sends are published to its edge."""
 
     def __init__(self, player: Player, bus: Bus, edge: str, key: int, guest: Guest) -> None:
-        super().__init__(player, queue_size=16)  # the queue is not used
+        super().__init__(player, 16)  # its buffer is not used: sends are published
         self.bus = bus
         self.channel = bus.edge_channel(edge)
         self.key = key
@@ -67,9 +69,9 @@ class RemoteConn(Conn):
 class Guest:
     """One remote client's session (a task), fed by its edge's frames."""
 
-    def __init__(self, host: Host, room: Room, edge: str, key: int) -> None:
+    def __init__(self, host: Host, code: str, edge: str, key: int) -> None:
         self.host = host
-        self.room = room
+        self.code = code
         self.edge = edge
         self.key = key
         self.frames: asyncio.Queue[bytes | None] = asyncio.Queue()
@@ -83,7 +85,7 @@ class Guest:
         self.host.bus.publish(channel, rw.Out(self.key, wire.encode(msg)))
         self.host.bus.publish(channel, rw.Shut(self.key, code))
 
-    def connect(self, player: Player) -> Conn:
+    def connect(self, player: Player, batch: bool) -> Conn:
         self.conn = RemoteConn(player, self.host.bus, self.edge, self.key, self)
         return self.conn
 
@@ -92,11 +94,17 @@ class Guest:
     async def run(self, first: bytes) -> None:
         h = self.host
         try:
+            room = await h.load(self.code)
+            if room is None:
+                gone = wire.Error(seq=0, code="no-room", message="no such room")
+                await self.refuse(gone, 4404)
+                return
             await serve_client(
-                self, first, self.frames.get, self.room, h.store, h.settings, h.auth_gate
+                self, first, self.frames.get, room, h.store, h.settings, h.auth_gate,
+                lambda: h.load(self.code),
             )
         except Exception:
-            log.exception("routed client of room %s failed", self.room.code[:6])
+            log.exception("routed client of room %s failed", self.code[:6])
             if self.conn is not None:
                 self.conn.close(1011)
         finally:
@@ -124,14 +132,18 @@ class Host:
         settings: Settings,
         auth_gate: asyncio.Semaphore,
         answer: Answerer,
+        load: Loader,
     ) -> None:
         self.bus = bus
         self.store = store
         self.settings = settings
         self.auth_gate = auth_gate
         self.answer = answer
+        self.load = load
         self.guests: dict[tuple[str, int], Guest] = {}
-        self.held: dict[str, Room] = {}
+        self.held: set[str] = set()
+        """The rooms this process runs (loaded or unloaded while idle), by code."""
+        self._asks: set[asyncio.Task[None]] = set()
         self._sweeper: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -144,20 +156,20 @@ class Host:
             self._sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
-        for room in list(self.held.values()):
-            await self.release(room)
+        for code in list(self.held):
+            await self.release(code)
 
-    async def hold(self, room: Room) -> None:
-        """Listen to ``room``'s channel (it runs here now)."""
-        self.held[room.code] = room
-        await self.bus.listen(self.bus.room_channel(room.code), lambda p: self._inbox(room, p))
+    async def hold(self, code: str) -> None:
+        """Listen to room ``code``'s channel (it runs here now)."""
+        self.held.add(code)
+        await self.bus.listen(self.bus.room_channel(code), lambda p: self._inbox(code, p))
 
-    async def release(self, room: Room) -> None:
-        """Stop listening to ``room``'s channel; its guests end."""
-        if self.held.get(room.code) is room:
-            del self.held[room.code]
-            await self.bus.unlisten(self.bus.room_channel(room.code))
-        for guest in [g for g in self.guests.values() if g.room is room]:
+    async def release(self, code: str) -> None:
+        """Stop listening to room ``code``'s channel; its guests end."""
+        if code in self.held:
+            self.held.discard(code)
+            await self.bus.unlisten(self.bus.room_channel(code))
+        for guest in [g for g in self.guests.values() if g.code == code]:
             if guest.conn is not None:
                 guest.conn.close(1012)  # the room moved or closed: reconnect
             guest.end()
@@ -169,16 +181,16 @@ class Host:
                 guest.conn.open = False
             guest.end()
 
-    def _inbox(self, room: Room, payload: bytes) -> None:
+    def _inbox(self, code: str, payload: bytes) -> None:
         try:
             msgs = rw.decode(payload)
         except (msgspec.DecodeError, msgspec.ValidationError) as e:
-            log.warning("room %s: a bad routed message: %s", room.code[:6], e)
+            log.warning("room %s: a bad routed message: %s", code[:6], e)
             return
         for m in msgs:
             match m:
                 case rw.Open(conn=key, edge=edge, first=first):
-                    guest = Guest(self, room, edge, key)
+                    guest = Guest(self, code, edge, key)
                     self.guests[(edge, key)] = guest
                     metrics.routed(owner=1)
                     guest.task = asyncio.create_task(guest.run(first), name="route-guest")
@@ -193,10 +205,19 @@ class Host:
                             g.conn.open = False
                         g.end()
                 case rw.Ask(id=qid, edge=edge, op=op, player=player):
-                    status, body = self.answer(room, op, player)
-                    self.bus.publish(self.bus.edge_channel(edge), rw.Answer(qid, status, body))
+                    task = asyncio.create_task(self._ask(code, qid, edge, op, player))
+                    self._asks.add(task)
+                    task.add_done_callback(self._asks.discard)
                 case _:
                     pass
+
+    async def _ask(self, code: str, qid: int, edge: str, op: str, player: str | None) -> None:
+        try:
+            status, body = self.answer(await self.load(code), op, player)
+        except Exception as e:
+            log.exception("room %s: a routed question failed", code[:6])
+            status, body = 500, msgspec.json.encode({"detail": type(e).__name__})
+        self.bus.publish(self.bus.edge_channel(edge), rw.Answer(qid, status, body))
 
     async def _sweep(self) -> None:
         while True:

@@ -27,6 +27,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from shengji.server import wire
 from shengji.server.bus import Bus
+from shengji.server.lobby import Lobby
 from shengji.server.rooms import Room
 from shengji.server.route_edge import MOVING, REDIS_DOWN, UNAVAILABLE, Edge, RouteDown
 from shengji.server.route_lobby import SharedLobby
@@ -46,7 +47,7 @@ class Router:
     def __init__(
         self,
         settings: Settings,
-        rooms: dict[str, Room],
+        lobby: Lobby,
         store: Store,
         auth_gate: asyncio.Semaphore,
         instance: str | None = None,
@@ -58,9 +59,9 @@ class Router:
         self.store = store
         self.instance = instance or settings.instance_id or secrets.token_hex(4)
         self.bus = Bus(settings.redis_url, settings.redis_prefix, self.instance)
-        self.host = Host(self.bus, store, settings, auth_gate, answer_ask)
+        self.host = Host(self.bus, store, settings, auth_gate, answer_ask, lobby.load)
         self.edge = Edge(self.bus, settings)
-        self.shared = SharedLobby(self.bus, rooms)
+        self.shared = SharedLobby(self.bus, lobby)
         self.bus.own_handler = self.edge.inbox
         self.bus.on_down += [self.host.lost, self.edge.lost]
         self.bus.on_up.append(self.shared.forget_sent)
@@ -94,17 +95,18 @@ class Router:
 
     async def room_started(self, room: Room) -> None:
         """``room`` runs here now: reachable and listed before this returns."""
-        await self.host.hold(room)
+        await self.host.hold(room.code)
         await self.shared.put(room)
 
-    def room_stopped(self, room: Room) -> None:
-        """``room`` stopped running here (closed, failed, moved away)."""
-        if self.host.held.get(room.code) is not room:
+    def room_stopped(self, code: str) -> None:
+        """Room ``code`` stopped running here (closed, failed, moved away; not unloaded
+        while idle: it is still this process's, reloaded when a client comes)."""
+        if code not in self.host.held:
             return
 
         async def leave() -> None:
-            await self.host.release(room)
-            await self.shared.drop(room.code)
+            await self.host.release(code)
+            await self.shared.drop(code)
 
         task = asyncio.get_running_loop().create_task(leave())
         self._pending.add(task)
@@ -153,16 +155,19 @@ class Router:
             raise _unavailable() from e
         return None if found is None else _builtins(found.room)
 
-    async def open_rooms(self, local: list[Room]) -> list[Any]:
+    async def open_rooms(self, lobby: Lobby) -> list[Any]:
         """The public rooms of every live process, newest first; this process's own while
         Redis cannot be asked."""
-        mine = [(r.rid, msgspec.to_builtins(r.info())) for r in local]
+        mine: list[tuple[int, Any]] = [
+            (r.rid, msgspec.to_builtins(r.info())) for r in lobby.rooms.values() if not r.private
+        ]
+        mine += [(s.rid, s.info_json()) for s in lobby.idle.values() if not s.private]
         try:
             listed = await self.shared.listings() if self.bus.up else []
         except Exception as e:
             log.debug("room list from Redis failed: %s", e)
             listed = []
-        here = {r.code for r in local}
+        here = set(lobby.rooms) | set(lobby.idle)
         mine += [
             (x.rid, _builtins(x.room))
             for x in listed
@@ -194,12 +199,14 @@ class Router:
         return answer
 
 
-def answer_ask(room: Room, op: str, player: str | None) -> tuple[int, bytes]:
+def answer_ask(room: Room | None, op: str, player: str | None) -> tuple[int, bytes]:
     """The owner's answer to an edge's HTTP question about ``room``."""
     from shengji.server.history import live_positions
 
     if op != "replay":
         return 400, msgspec.json.encode({"detail": f"unknown question {op!r}"})
+    if room is None:
+        return 404, msgspec.json.encode({"detail": "no such room"})
     try:
         return 200, msgspec.json.encode(live_positions(room, player))
     except HTTPException as e:

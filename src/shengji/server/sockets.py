@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import msgspec
 from fastapi import WebSocket
@@ -57,14 +57,18 @@ async def _send_now(ws: WebSocket, msg: wire.ServerMsg) -> None:
 
 
 async def write_socket(ws: WebSocket, conn: Conn) -> None:
-    """Drain ``conn``'s queue into the socket; closes it with ``conn.close_code`` at the end
-    (also for a routed socket: server/route_edge.py)."""
+    """Send the connection's messages as they gather, several at once as one frame
+    (``Conn.next_frame``); close the socket after the last once the room says so (also
+    for a routed socket: server/route_edge.py)."""
     try:
         while True:
-            data = await conn.queue.get()
-            if data is None:
-                break
-            await ws.send_text(data.decode())
+            await conn.ready.wait()
+            frame = conn.next_frame()
+            if frame is None:
+                if conn.closing:
+                    break
+                continue
+            await ws.send_text(frame.decode())
     except Exception:
         conn.open = False
     finally:
@@ -81,6 +85,22 @@ def _frame(message: Any) -> str | bytes | None:
     return None if data is None else bytes(data)
 
 
+async def _load(
+    ws: WebSocket, lobby: Lobby, store: Store, code: str
+) -> Room | Literal[False] | None:
+    """The room (reloaded if it was unloaded: server/idle_rooms.py), None if there is none;
+    False if the database could not be read (the client was told, the socket closed)."""
+    try:
+        return await lobby.load(code)
+    except Exception as e:
+        if not is_storage_fault(e):
+            raise
+        store.health.failed(e)
+        await _send_now(ws, wire.Error(seq=0, code="storage", message=STORAGE_DOWN))
+        await ws.close(1013)  # try again later
+        return False
+
+
 class Link(Protocol):
     """Where a client's messages go: its own socket here, or a socket on another process
     reached through Redis (server/route_owner.py)."""
@@ -88,12 +108,14 @@ class Link(Protocol):
     async def refuse(self, msg: wire.ServerMsg, code: int) -> None:
         """Tell the client ``msg`` and close with ``code`` (before it has a ``Conn``)."""
 
-    def connect(self, player: Player) -> Conn:
+    def connect(self, player: Player, batch: bool) -> Conn:
         """The connection of a signed-in client: what the room sends it reaches it."""
 
 
 Receive = Callable[[], Awaitable[str | bytes | None]]
 """The client's next frame; None once it is gone."""
+Reload = Callable[[], Awaitable["Room | None"]]
+"""The room again (reloaded if it was unloaded meanwhile: server/idle_rooms.py)."""
 
 
 class _Socket:
@@ -108,8 +130,9 @@ class _Socket:
         await _send_now(self.ws, msg)
         await self.ws.close(code)
 
-    def connect(self, player: Player) -> Conn:
-        conn = Conn(player, self.settings.send_queue)
+    def connect(self, player: Player, batch: bool) -> Conn:
+        s = self.settings
+        conn = Conn(player, s.send_queue, s.send_buffer_bytes, batch)
         self.writer = asyncio.create_task(write_socket(self.ws, conn))
         return conn
 
@@ -137,9 +160,11 @@ async def serve_socket(
 ) -> None:
     """A client's socket: to the room here, or routed to the process that runs it."""
     await ws.accept()
-    room = lobby.get(code)
+    room = await _load(ws, lobby, store, code)  # an unloaded idle room comes back
+    if room is False:
+        return
     if room is None:
-        if router is not None and await router.serve(ws, code):
+        if code not in lobby.failed and router is not None and await router.serve(ws, code):
             return
         if code in lobby.failed:
             why = "this room stopped after an internal error"
@@ -155,7 +180,10 @@ async def serve_socket(
         return
     link = _Socket(ws, settings)
     try:
-        await serve_client(link, _frame(first), link.receive, room, store, settings, auth_gate)
+        await serve_client(
+            link, _frame(first), link.receive, room, store, settings, auth_gate,
+            lambda: lobby.load(code),
+        )
     finally:
         if link.writer is not None:
             with contextlib.suppress(Exception):
@@ -170,6 +198,7 @@ async def serve_client(
     store: Store,
     settings: Settings,
     auth_gate: asyncio.Semaphore,
+    reload: Reload | None = None,
 ) -> None:
     """One client of ``room`` from its first frame (``hello``) to its last: signed in,
     joined, every frame checked (size, rate, shape) and handed to the room."""
@@ -185,6 +214,7 @@ async def serve_client(
     try:
         async with auth_gate:
             player = await store.player_by_token(hello.token)
+        again = None if reload is None else await reload()  # unloaded during the hello?
     except Exception as e:
         if not is_storage_fault(e):
             raise
@@ -194,7 +224,8 @@ async def serve_client(
     if player is None:
         await link.refuse(wire.Error(seq=room.seq, code="auth", message="unknown token"), 4401)
         return
-    conn = link.connect(player)
+    room = again or room  # None: closed meanwhile (the room tells the client)
+    conn = link.connect(player, hello.batch)
     conn.presence_delta = hello.presence == "delta"
     await room.join(conn, hello.last_seq)
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)

@@ -16,14 +16,13 @@ rewritten with backoff until the database takes writes again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import hashlib
 import json
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -32,7 +31,6 @@ from sqlalchemy import (
     delete,
     event,
     func,
-    insert,
     select,
     update,
 )
@@ -49,6 +47,7 @@ from shengji.core.stakes import Settlement, StakeRules, settle
 from shengji.core.state import DealResult
 from shengji.server import schema
 from shengji.server.fault_drill import install_from_env
+from shengji.server.group_commit import LANES, GroupCommit, LogBatch, log_rows
 from shengji.server.storage_models import (
     STARTING_BEANS as STARTING_BEANS,
 )
@@ -75,7 +74,7 @@ from shengji.server.storage_models import (
     RoomStakesRow,
 )
 from shengji.server.storage_models import new_stakes as _new_stakes
-from shengji.server.write_faults import WriteHealth, is_storage_fault
+from shengji.server.write_faults import WriteHealth
 
 
 def hash_token(token: str) -> str:
@@ -114,8 +113,6 @@ class StoredRoom:
     """Why the row could not be read (then the other fields are empty); see quarantine."""
 
 
-_Op = tuple[str, dict[str, Any]]
-
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -148,27 +145,29 @@ class Store:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         install_from_env(self.engine)  # fault drills only (server/fault_drill.py)
-        self._queue: asyncio.Queue[tuple[_Op, asyncio.Future[None]]] = asyncio.Queue()
-        self._writer: asyncio.Task[None] | None = None
-        self.commits = 0
         self.health = WriteHealth(self.probe)
         """Whether writes succeed now (``/healthz``); every write reports to it."""
+        self.writer = GroupCommit(self.engine, self.health, 1 if self.sqlite else LANES)
+        """The group-commit writer of the rooms' logs (server/group_commit.py)."""
+        self._started = False
+
+    @property
+    def commits(self) -> int:
+        """Group commits of the log so far."""
+        return self.writer.commits
 
     async def start(self) -> None:
         """Check the schema (an empty database gets the current one; an older one raises
         ``SchemaOutdated``: server/schema.py) and start the group-commit writer."""
         await schema.prepare(self.engine)
-        self._writer = asyncio.create_task(self._write_loop(), name="store-writer")
+        self.writer.start()
+        self._started = True
 
     async def close(self) -> None:
         """Flush queued writes, stop the writer, close the pool."""
-        if self._writer is not None:
-            while not self._queue.empty():
-                await asyncio.sleep(0.005)
-            self._writer.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._writer
-            self._writer = None
+        if self._started:
+            await self.writer.close()
+            self._started = False
         await self.health.close()
         await self.engine.dispose()
 
@@ -184,45 +183,35 @@ class Store:
 
     # ------------------------------------------------------------------ the writer
 
-    async def _write(self, op: str, values: dict[str, Any]) -> None:
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(((op, values), fut))
-        await fut
+    def submit_log(
+        self,
+        room_id: int,
+        rows: Sequence[tuple[int, int, str, str]],
+        room_state: Mapping[str, Any] | None,
+        done: Callable[[BaseException | None], None],
+    ) -> None:
+        """Queue room messages ``(seq, match_no, kind, data)`` and, if given, the room's new
+        state for the next group commit (server/group_commit.py) and return at once;
+        ``done(None)`` once they are durable, ``done(exc)`` if the write failed (both or
+        neither were written)."""
+        state = None if room_state is None else json.dumps(room_state)
+        self.writer.submit(LogBatch(room_id, log_rows(room_id, rows), state, done))
 
-    async def _write_loop(self) -> None:
-        while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty() and len(batch) < 512:
-                batch.append(self._queue.get_nowait())
-            try:
-                async with self.sessions.begin() as session:
-                    logs: list[dict[str, Any]] = []
-                    for (op, v), _ in batch:  # in the order they came
-                        if op == "log":
-                            logs.append(v["row"])
-                        elif op == "batch":
-                            logs.extend(v["rows"])
-                    if logs:
-                        await session.execute(insert(LogRow), logs)
-                    for (op, v), _ in batch:
-                        room = v.get("room")
-                        if op in ("log", "batch") and room is not None:
-                            await session.execute(
-                                update(RoomRow)
-                                .where(RoomRow.id == room["id"])
-                                .values(state=room["state"])
-                            )
-                self.commits += 1
-                self.health.succeeded()
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_result(None)
-            except Exception as exc:  # the rooms waiting on it retry (write_faults.py)
-                if is_storage_fault(exc):
-                    self.health.failed(exc)
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_exception(exc)
+    async def log_rows(
+        self,
+        room_id: int,
+        rows: Sequence[tuple[int, int, str, str]],
+        room_state: Mapping[str, Any] | None = None,
+    ) -> None:
+        """``submit_log`` that returns once the rows are committed (raises if not)."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def done(exc: BaseException | None) -> None:
+            if not fut.done():
+                fut.set_result(None) if exc is None else fut.set_exception(exc)
+
+        self.submit_log(room_id, rows, room_state, done)
+        await fut
 
     async def log(
         self,
@@ -235,43 +224,7 @@ class Store:
     ) -> None:
         """Append one room message (and the room's new state, if given, in the same
         transaction: both or neither); returns once committed."""
-        row = {
-            "room_id": room_id,
-            "seq": seq,
-            "match_no": match_no,
-            "kind": kind,
-            "data": data,
-            "at": time.time(),
-        }
-        room = None if room_state is None else {"id": room_id, "state": json.dumps(room_state)}
-        await self._write("log", {"row": row, "room": room})
-
-    async def log_rows(
-        self,
-        room_id: int,
-        rows: Sequence[tuple[int, int, str, str]],
-        room_state: dict[str, Any] | None = None,
-    ) -> None:
-        """Append room messages ``(seq, match_no, kind, data)`` and, if given, the room's new
-        state, all in one transaction (a table's batch); returns once committed."""
-        now = time.time()
-        batch = {
-            "rows": [
-                {
-                    "room_id": room_id,
-                    "seq": seq,
-                    "match_no": match_no,
-                    "kind": kind,
-                    "data": data,
-                    "at": now,
-                }
-                for seq, match_no, kind, data in rows
-            ],
-            "room": None
-            if room_state is None
-            else {"id": room_id, "state": json.dumps(room_state)},
-        }
-        await self._write("batch", batch)
+        await self.log_rows(room_id, [(seq, match_no, kind, data)], room_state)
 
     async def has_log_row(self, room_id: int, seq: int, kind: str, data: str) -> bool:
         """Whether the room's log holds this row (a retried write asks before writing)."""
@@ -386,6 +339,22 @@ class Store:
                 )
             )
             return found.first() is not None
+
+    async def load_room(self, room_id: int) -> StoredRoom | None:
+        """One open room as ``load_rooms`` reads it (an idle room reloaded on demand,
+        server/idle_rooms.py); None if it is closed, quarantined or gone."""
+        set_aside = select(QuarantineRow.room_id)
+        async with self.sessions() as s:
+            r = (
+                await s.execute(
+                    select(RoomRow).where(
+                        RoomRow.id == room_id,
+                        RoomRow.closed.is_(False),
+                        RoomRow.id.not_in(set_aside),
+                    )
+                )
+            ).scalar_one_or_none()
+            return None if r is None else await self._stored_room(s, r)
 
     async def close_room(self, room_id: int) -> None:
         """Mark a room closed (never restored again) and delete its log: the log exists to

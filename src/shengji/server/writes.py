@@ -9,10 +9,28 @@ connection can fail a commit that went through), so no row is written twice.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from shengji.server.stakes import settle_listed
 from shengji.server.storage import Store
 from shengji.server.table.commands import Command, DealsSettled, GameSaved, Written
 from shengji.server.table.effects import LogRecords, SaveGame, SettleDeals, Write
+
+Rows = list[tuple[int, int, str, str]]
+
+
+def log_rows_of(req: LogRecords) -> tuple[Rows, Mapping[str, Any] | None]:
+    """A log write's rows ``(seq, match_no, kind, data)`` and the newest room state among
+    them (None: the room's row is left as it is).
+
+    >>> from shengji.server.table.effects import Record
+    >>> log_rows_of(LogRecords((Record(4, 0, "chat", "hi"), Record(5, 0, "room", "", {"a": 1}))))
+    ([(4, 0, 'chat', 'hi'), (5, 0, 'room', '')], {'a': 1})
+    """
+    records = req.records
+    state = next((r.state for r in reversed(records) if r.state is not None), None)
+    return [(r.seq, r.match_no, r.kind, r.data) for r in records], state
 
 
 async def carry_out(store: Store, room_id: int, write: Write) -> Command:
@@ -23,9 +41,7 @@ async def carry_out(store: Store, room_id: int, write: Write) -> Command:
             first = records[0]
             if write.retry and await store.has_log_row(room_id, first.seq, first.kind, first.data):
                 return Written(write.ticket)  # the failed attempt was committed after all
-            state = next((r.state for r in reversed(records) if r.state is not None), None)
-            rows = [(r.seq, r.match_no, r.kind, r.data) for r in records]
-            await store.log_rows(room_id, rows, None if state is None else dict(state))
+            await store.log_rows(room_id, *log_rows_of(req))
             return Written(write.ticket)
         case SaveGame(match_no=match_no, record=record, players=players):
             gid = await store.save_game(room_id, match_no, record, list(players))

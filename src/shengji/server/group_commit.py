@@ -1,0 +1,224 @@
+"""The group-commit writer: every room's log rows (and the room's stored state that goes
+with them) committed together, with SQLAlchemy Core ``executemany``, off the rooms' tasks.
+
+A room hands a ``LogBatch`` to ``GroupCommit.submit`` and goes on: nothing on the event loop
+waits for the database. A writer task takes whatever is queued from every room (up to
+``MAX_ROWS`` rows), inserts the rows with one ``INSERT ... executemany`` (``insert_log_rows``,
+the one place log rows are written), updates the rooms' states with one ``UPDATE ...
+executemany`` and commits once; then it calls each batch's ``done`` (None: durable; else the
+exception). The room's table holds every message behind that write until ``done`` says it
+is durable (persist-before-send, server/table/outbox.py).
+
+SQLite takes one writer at a time, so it gets one lane; a server database (PostgreSQL)
+gets ``LANES`` writer tasks, each with its own connection: a slow commit delays only the
+rooms in its own group, the next group is already being written. A room has at most one
+write out at a time, so two lanes never hold rows of the same room.
+
+A group that fails with a storage fault (server/write_faults.py) fails for every room in
+it (each retries with its own backoff); any other error (a refused row) is retried one room
+at a time, so only the room whose rows were refused hears of it.
+
+>>> rows = log_rows(7, [(1, 0, "room", "{}")], at=1.5)
+>>> rows[0]["room_id"], rows[0]["seq"], rows[0]["at"]
+(7, 1, 1.5)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, cast
+
+from sqlalchemy import Table, bindparam, update
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from shengji.server.storage_models import LogRow, RoomRow
+from shengji.server.write_faults import WriteHealth, is_storage_fault
+
+log = logging.getLogger("shengji.server.storage")
+
+MAX_ROWS = 2048
+"""Rows one commit takes at most (the rest wait for the next)."""
+LANES = 4
+"""Writer tasks (connections) on a server database; SQLite has one."""
+
+LOG = cast(Table, LogRow.__table__)
+ROOMS = cast(Table, RoomRow.__table__)
+_SET_STATE = (
+    update(ROOMS).where(ROOMS.c.id == bindparam("b_id")).values(state=bindparam("b_state"))
+)
+
+
+def log_rows(
+    room_id: int, rows: Sequence[tuple[int, int, str, str]], at: float | None = None
+) -> list[dict[str, Any]]:
+    """``(seq, match_no, kind, data)`` tuples as ``room_log`` rows (column -> value)."""
+    now = time.time() if at is None else at
+    return [
+        {"room_id": room_id, "seq": s, "match_no": m, "kind": k, "data": d, "at": now}
+        for s, m, k, d in rows
+    ]
+
+
+async def insert_log_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+    """Insert ``room_log`` rows (one ``executemany``) in the open transaction of ``conn``:
+    the one place the log is written."""
+    await conn.execute(LOG.insert(), rows)
+
+
+async def set_room_states(conn: AsyncConnection, states: dict[int, str]) -> None:
+    """Rewrite rooms' stored state (room id -> JSON), one ``executemany``."""
+    await conn.execute(_SET_STATE, [{"b_id": k, "b_state": v} for k, v in states.items()])
+
+
+@dataclass(slots=True)
+class LogBatch:
+    """One room's write: rows to append and, if not None, its new state (JSON); ``done`` is
+    called once with None (durable) or the exception that failed it."""
+
+    room_id: int
+    rows: list[dict[str, Any]]
+    state: str | None
+    done: Callable[[BaseException | None], None]
+
+
+class GroupCommit:
+    """The writer: ``start()``, ``submit(batch)`` any number of times, ``close()``."""
+
+    def __init__(self, engine: AsyncEngine, health: WriteHealth, lanes: int) -> None:
+        self.engine = engine
+        self.health = health
+        self.lanes = lanes
+        self.commits = 0
+        self._pending: deque[LogBatch] = deque()
+        self._ready = asyncio.Event()
+        self._busy = 0
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        """Start the writer tasks."""
+        self._tasks = [
+            asyncio.create_task(self._lane(), name=f"store-writer-{i}") for i in range(self.lanes)
+        ]
+
+    def submit(self, batch: LogBatch) -> None:
+        """Queue a room's write (it is in the next group commit); returns at once."""
+        self._pending.append(batch)
+        self._ready.set()
+
+    @property
+    def idle(self) -> bool:
+        """Nothing queued and nothing being written."""
+        return not self._pending and self._busy == 0
+
+    async def close(self, wait_s: float = 10.0) -> None:
+        """Write what is queued (for at most ``wait_s``: a database that hangs does not hold
+        up a shutdown), then stop the writer tasks."""
+        deadline = asyncio.get_running_loop().time() + wait_s
+        while self._tasks and not self.idle and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.005)
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await t
+        self._tasks = []
+        for b in self._pending:  # never written: the rooms are stopping or stopped
+            b.done(RuntimeError("the store closed before this write"))
+        self._pending.clear()
+
+    def _take(self) -> list[LogBatch]:
+        group: list[LogBatch] = []
+        rows = 0
+        pending = self._pending
+        while pending and (not group or rows + len(pending[0].rows) <= MAX_ROWS):
+            b = pending.popleft()
+            group.append(b)
+            rows += len(b.rows)
+        return group
+
+    async def _lane(self) -> None:
+        conn: AsyncConnection | None = None
+        try:
+            while True:
+                if not self._pending:
+                    self._ready.clear()
+                    await self._ready.wait()
+                    continue
+                group = self._take()
+                self._busy += 1
+                try:
+                    conn = await self._write(conn, group)
+                finally:
+                    self._busy -= 1
+        finally:
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(conn.close())
+
+    async def _write(
+        self, conn: AsyncConnection | None, group: list[LogBatch]
+    ) -> AsyncConnection | None:
+        """Commit ``group``; returns the connection to keep (None after a failure)."""
+        try:
+            conn = conn or await self.engine.connect()
+            await _commit(conn, group)
+        except Exception as exc:
+            await _drop(conn)
+            conn = None
+            if is_storage_fault(exc) or len(group) == 1:
+                self._failed(group, exc)
+                return None
+            for one in group:  # a refused row: find whose, the others are written
+                try:
+                    conn = conn or await self.engine.connect()
+                    await _commit(conn, [one])
+                except Exception as e:
+                    await _drop(conn)
+                    conn = None
+                    self._failed([one], e)
+                else:
+                    self._written([one])
+            return conn
+        self._written(group)
+        return conn
+
+    def _written(self, group: list[LogBatch]) -> None:
+        self.commits += 1
+        self.health.succeeded()
+        for b in group:
+            b.done(None)
+
+    def _failed(self, group: list[LogBatch], exc: BaseException) -> None:
+        if is_storage_fault(exc):
+            self.health.failed(exc)
+        for b in group:
+            b.done(exc)
+
+
+async def _commit(conn: AsyncConnection, group: list[LogBatch]) -> None:
+    """One transaction: every row of ``group``, then each room's newest state."""
+    rows: list[dict[str, Any]] = []
+    states: dict[int, str] = {}
+    for b in group:
+        rows += b.rows
+        if b.state is not None:
+            states[b.room_id] = b.state
+    async with conn.begin():
+        if rows:
+            await insert_log_rows(conn, rows)
+        if states:
+            await set_room_states(conn, states)
+
+
+async def _drop(conn: AsyncConnection | None) -> None:
+    """Give a connection back after a failure (the pool resets it, or discards it if it is
+    broken); the next group takes a fresh one."""
+    if conn is not None:
+        with contextlib.suppress(Exception):
+            await conn.close()
