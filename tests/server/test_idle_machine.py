@@ -47,10 +47,7 @@ T = TypeVar("T")
 def _frames(conn: Conn) -> list[dict[str, Any]]:
     """Everything queued for ``conn`` so far, decoded (a frame may hold several messages)."""
     out: list[dict[str, Any]] = []
-    while not conn.queue.empty():
-        raw = conn.queue.get_nowait()
-        if raw is None:
-            continue
+    while (raw := conn.next_frame()) is not None:
         msg = json.loads(raw)
         out += msg if isinstance(msg, list) else [msg]
     return out

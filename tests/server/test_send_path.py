@@ -44,8 +44,16 @@ class _Jobs:
     async def write(self, w: Write) -> None:
         return None
 
+    def start_write(self, w: Write) -> None:
+        """What ``Room`` calls for every write (room_jobs.Jobs.start_write)."""
+        self.spawn(self.write(w), "write")
+
     def cancel(self) -> None:
         return None
+
+    def start_write(self, w: Write) -> None:
+        """The shell hands a write over (since the group commit, issue 15)."""
+        self.writes.append(w)
 
 
 def _room(**kw: Any) -> tuple[Room, _Jobs]:
