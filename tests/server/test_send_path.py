@@ -21,7 +21,7 @@ from shengji.server.conn import FRAME_BYTES, Conn
 from shengji.server.replay import ReplayBuffer
 from shengji.server.rooms import Room
 from shengji.server.settings import Settings
-from shengji.server.sockets import _writer
+from shengji.server.sockets import write_socket as _writer
 from shengji.server.storage import Player
 from shengji.server.table.client_actions import action_text
 from shengji.server.table.commands import ClientSaid, Opened, Written

@@ -44,7 +44,11 @@ def add_serve(
     p.add_argument("--port", help="port (default 8765; 0: any free port)")
     p.add_argument("--data-dir", help="folder of the SQLite database (default ./shengji-data)")
     p.add_argument("--database-url", help="SQLAlchemy async URL (default: SQLite in data dir)")
-    p.add_argument("--redis-url", help="Redis URL; /readyz then checks it (default: none)")
+    p.add_argument(
+        "--redis-url",
+        help="Redis URL: processes sharing it and the database route clients to each "
+        "other's rooms (default: none, a single process)",
+    )
     p.add_argument("--deal-pacing", dest="deal_pacing_s", help="seconds per card")
     p.add_argument("--bot-delay", dest="bot_delay_s", help="seconds a bot waits")
     p.add_argument("--seat-grace", dest="seat_grace_s", help="seconds before a bot stands in")

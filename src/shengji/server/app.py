@@ -34,6 +34,7 @@ from shengji.server.names import BadName, clean_name
 from shengji.server.quotas import OverQuota, Quotas, address_key
 from shengji.server.ready import ready_response
 from shengji.server.rooms import Room
+from shengji.server.router import Router
 from shengji.server.settings import Settings
 from shengji.server.sockets import serve_socket
 from shengji.server.storage import Player, Store
@@ -111,6 +112,12 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             metrics.watch_lobby(lobby)
             app.state.auth_gate = asyncio.Semaphore(4)  # sign-ins never exhaust the DB pool
             janitor = Janitor(lobby, settings)
+            router: Router | None = None
+            if settings.redis_url:  # many processes, one platform (server/router.py)
+                router = Router(settings, lobby, store, app.state.auth_gate)
+                lobby.watchers.append(router)
+                await router.start()
+            app.state.router = router
             try:
                 n = await lobby.restore()
                 if n:
@@ -120,6 +127,8 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             finally:
                 await janitor.stop()
                 await lobby.close()
+                if router is not None:
+                    await router.stop()
                 bots.close()
                 metrics.forget_lobby(lobby)
         finally:
@@ -139,6 +148,10 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
     def store() -> Store:
         st: Store = app.state.store
         return st
+
+    def router() -> Router | None:
+        rt: Router | None = getattr(app.state, "router", None)
+        return rt
 
     async def current_player(authorization: str | None) -> Player:
         if not authorization or not authorization.lower().startswith("bearer "):
@@ -160,7 +173,9 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
 
     @app.get("/readyz")
     async def readyz() -> Response:
-        return await ready_response(store(), settings.redis_url)  # database, Redis: 503 if not
+        rt = router()  # database, Redis and the routing link: 503 if not
+        link = None if rt is None else rt.link_state()
+        return await ready_response(store(), settings.redis_url, link)
 
     @app.get("/metrics")
     async def metrics_page() -> Response:
@@ -211,6 +226,9 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         except OverQuota as e:
             raise _too_many(e) from e
         owned = lobby().owned_by(player.id)
+        rt = router()
+        if rt is not None:  # every process's rooms count
+            owned = await rt.owned_by(player.id, owned)
         if owned >= settings.max_rooms_per_player:
             raise _too_many(
                 OverQuota(
@@ -245,11 +263,17 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
 
     @app.get("/api/rooms")
     async def list_rooms() -> list[Any]:
+        rt = router()
+        if rt is not None:  # every process's public rooms
+            return await rt.open_rooms(lobby())
         return lobby().listing()  # unloaded idle rooms too (server/idle_rooms.py)
 
     @app.get("/api/rooms/{code}")
     async def get_room(code: str) -> Any:
         info = lobby().info(code)
+        rt = router()
+        if info is None and rt is not None:
+            info = await rt.room(code)  # run by another process
         if info is None:
             raise HTTPException(404, "no such room")
         return info
@@ -299,12 +323,14 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         headers = {"Content-Disposition": f'{disposition}; filename="{name}"'}
         return Response(record, media_type="application/json", headers=headers)
 
-    install_history(app, store, lobby, optional_player)  # /api/games, replays (issue 14)
+    install_history(app, store, lobby, optional_player, router)  # /api/games, replays
 
     @app.websocket("/ws/{code}")
     async def ws_room(ws: WebSocket, code: str) -> None:
         with metrics.connection():
-            await serve_socket(ws, code, lobby(), store(), settings, app.state.auth_gate)
+            await serve_socket(
+                ws, code, lobby(), store(), settings, app.state.auth_gate, router()
+            )
 
     if WEB_STATIC.is_dir():  # last: the routes above win
         app.mount("/", StaticFiles(directory=WEB_STATIC, html=True), name="web")

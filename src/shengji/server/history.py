@@ -349,11 +349,12 @@ Viewer = Callable[[str | None], Awaitable[Any]]
 
 
 def install_history(app: FastAPI, store: Callable[[], Any], lobby: Callable[[], Any],
-                    viewer: Viewer) -> None:
+                    viewer: Viewer, routed: Callable[[], Any] = lambda: None) -> None:
     """The history routes: ``GET /api/games`` (recent public matches),
     ``GET /api/games/{id}/replay`` (a finished match's positions; a private room's only to
     its players, 404 to anyone else) and ``GET /api/rooms/{code}/replay`` (the match being
-    played, as the asking seat saw it)."""
+    played, as the asking seat saw it; ``routed()``: the router that asks a room's owner
+    on another process, or None)."""
 
     @app.get("/api/games")
     async def recent_games(limit: int = 30) -> dict[str, Any]:
@@ -379,14 +380,24 @@ def install_history(app: FastAPI, store: Callable[[], Any], lobby: Callable[[], 
     @app.get("/api/rooms/{code}/replay")
     async def live_replay(code: str, authorization: str | None = Header(default=None)) -> Any:
         room = await lobby().load(code)  # an unloaded idle room comes back from its log
-        if room is None:
+        router = routed()
+        if room is None and router is None:
             raise HTTPException(404, "no such room")
-        table: Table = room.table
-        record = live_record(table)
-        if record is None:
-            raise HTTPException(404, "no match is being played")
         player = await viewer(authorization)
-        seat = None if player is None else table.seat_of(player.id)
-        positions = replay_positions(record, seat, reveal=False)
-        positions["room"] = code
-        return positions
+        pid = None if player is None else player.id
+        if room is None:
+            return await router.ask(code, "replay", pid)  # its owner answers (issue 16)
+        return live_positions(room, pid)
+
+
+def live_positions(room: Any, player: str | None) -> dict[str, Any]:
+    """The match ``room`` is playing as ``player``'s seat saw it (a spectator: no hand);
+    ``HTTPException(404)`` between matches."""
+    table: Table = room.table
+    record = live_record(table)
+    if record is None:
+        raise HTTPException(404, "no match is being played")
+    seat = None if player is None else table.seat_of(player)
+    positions = replay_positions(record, seat, reveal=False)
+    positions["room"] = room.code
+    return positions

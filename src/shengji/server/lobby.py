@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -34,6 +34,15 @@ from shengji.server.validate import (
 )
 
 log = logging.getLogger("shengji.server.lobby")
+
+
+class RoomWatcher(Protocol):
+    """Told when a room starts or stops running in this lobby (server/router.py: the
+    room's Redis channel and listing follow)."""
+
+    async def room_started(self, room: Room) -> None: ...
+
+    def room_stopped(self, code: str) -> None: ...
 
 
 class LobbyError(ValueError):
@@ -103,6 +112,8 @@ class Lobby:
         """Rooms that failed while this server ran (quarantined), by code: a client that
         comes to one is told so (``room-failed``) rather than ``no-room``."""
         self._lock = asyncio.Lock()
+        self.watchers: list[RoomWatcher] = []
+        """Told when rooms start and stop here (the router, with Redis)."""
 
     async def restore(self) -> int:
         """Reload every open room from the database (matches replayed); returns the count.
@@ -113,6 +124,7 @@ class Lobby:
             room = await self._restored(stored)
             if room is not None:
                 self._add(room)
+                await self._started(room)
         return len(self.rooms)
 
     async def _restored(self, stored: StoredRoom) -> Room | None:
@@ -208,6 +220,7 @@ class Lobby:
         if stub is None or code in self._loading:
             return False
         del self.idle[code]
+        self._stopped(code)
         await self.store.close_room(stub.rid)
         return True
 
@@ -245,10 +258,19 @@ class Lobby:
         self.rooms[room.code] = room
         room.start()
 
+    async def _started(self, room: Room) -> None:
+        for w in self.watchers:
+            await w.room_started(room)
+
+    def _stopped(self, code: str) -> None:
+        for w in self.watchers:
+            w.room_stopped(code)
+
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
         self.failed[room.code] = room.failed or "failed"
+        self._stopped(room.code)
 
     async def create(
         self,
@@ -300,6 +322,7 @@ class Lobby:
             None if rules.kind == "plain" else rules.to_dict(),
         )
         self._add(room)
+        await self._started(room)
         return room
 
     def get(self, code: str) -> Room | None:
@@ -315,10 +338,12 @@ class Lobby:
         """Close a room for good: out of the lobby, its task stopped, its row closed."""
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
+        self._stopped(room.code)
         await room.stop()
         await self.store.close_room(room.rid)
 
     async def close(self) -> None:
         """Stop every room."""
         for room in list(self.rooms.values()):
+            self._stopped(room.code)
             await room.stop()

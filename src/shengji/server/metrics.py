@@ -78,6 +78,13 @@ DATABASE_ERRORS = Counter(
     "Storage faults: failed writes and probes, requests that met an unreachable database",
     registry=REGISTRY,
 )
+ROUTED = Gauge(
+    "shengji_routed_clients",
+    "Clients routed through Redis: side=edge, sockets here for rooms elsewhere; side=owner, "
+    "clients elsewhere in rooms here",
+    ["side"],
+    registry=REGISTRY,
+)
 LEASE_CHANGES = Counter(
     "shengji_lease_changes",
     "Room leases taken or lost by this process (0 until rooms are leased between processes)",
@@ -140,6 +147,14 @@ def connection() -> Iterator[None]:
         yield
     finally:
         CONNECTIONS.dec()
+
+
+def routed(edge: int = 0, owner: int = 0) -> None:
+    """Routed clients came (+1) or went (-1), on either side."""
+    if edge:
+        ROUTED.labels(side="edge").inc(edge)
+    if owner:
+        ROUTED.labels(side="owner").inc(owner)
 
 
 def database_error() -> None:

@@ -2,7 +2,8 @@
 
 Ready when the database answers ``SELECT 1`` within ``TIMEOUT_S``, writes are not failing
 (server/write_faults.py), and Redis, when one is configured (``SHENGJI_REDIS_URL``),
-answers ``PING``. Then 200 ``{"ready": true, "checks": {"database": {"ok": true, "ms":
+answers ``PING`` and the process's own link to it (subscriptions, server/bus.py) is up.
+Then 200 ``{"ready": true, "checks": {"database": {"ok": true, "ms":
 0.4}, "storage": {"ok": true}}}``; otherwise 503 with ``Retry-After`` and, for each failed
 check, a one-line ``reason``. A load balancer sends players only to ready instances.
 """
@@ -56,20 +57,27 @@ async def redis_answers(url: str) -> None:
         await client.aclose()
 
 
-async def readiness(store: Store, redis_url: str | None) -> dict[str, Any]:
-    """Every check's outcome: ``{"ready": bool, "checks": {...}}``."""
+async def readiness(
+    store: Store, redis_url: str | None, routing: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Every check's outcome: ``{"ready": bool, "checks": {...}}``; ``routing``: the state
+    of the process's Redis link (server/bus.py), when it routes."""
     checks: dict[str, Any] = {"database": await _timed(lambda: database_answers(store))}
     checks["storage"] = (
         {"ok": True} if store.health.ok else {"ok": False, "reason": store.health.reason}
     )
     if redis_url:
         checks["redis"] = await _timed(lambda: redis_answers(redis_url))
+    if routing is not None:
+        checks["routing"] = routing
     return {"ready": all(c["ok"] for c in checks.values()), "checks": checks}
 
 
-async def ready_response(store: Store, redis_url: str | None) -> JSONResponse:
+async def ready_response(
+    store: Store, redis_url: str | None, routing: dict[str, Any] | None = None
+) -> JSONResponse:
     """``/readyz``: 200 when every check passes, else 503 (with ``Retry-After``)."""
-    body = await readiness(store, redis_url)
+    body = await readiness(store, redis_url, routing)
     headers = {"Cache-Control": "no-store"}
     if body["ready"]:
         return JSONResponse(body, headers=headers)

@@ -33,8 +33,15 @@ class Settings(BaseSettings):
     PostgreSQL: ``postgresql+asyncpg://user:pw@host/db`` (install the ``postgres`` extra)."""
 
     redis_url: str | None = None
-    """Redis (``redis://host:6379/0``); today only ``/readyz`` checks it: instances share
-    nothing through it until rooms are routed between processes (issue 16)."""
+    """Redis (``redis://host:6379/0``): set, the processes that share it and the database
+    are one platform: a client reaching any of them plays in a room another runs (routed
+    through pub/sub), and the lobby lists every process's rooms (server/router.py). Unset:
+    a single process, nothing routed. ``/readyz`` checks it."""
+    redis_prefix: str = Field(default="shengji:", min_length=1, max_length=64)
+    """Prefix of every Redis key and channel: one per group of processes that share rooms
+    (two groups on one Redis never see each other)."""
+    instance_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
+    """This process's name on the platform (default: random at each start)."""
 
     deal_pacing_s: float = Field(default=0.15, ge=0)
     """Seconds between two dealt cards (0: as fast as the log is written)."""

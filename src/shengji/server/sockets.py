@@ -1,6 +1,9 @@
 """The WebSocket endpoint of a room (``/ws/{code}``): hello first, then every frame is
 checked (size, rate, shape) and handed to the room as a typed client message; the room's
 messages for this client go out through its queue (docs/protocol.md, "WebSocket").
+
+``serve_client`` is that session without the socket (a ``Link``), so a client whose socket
+is on another process is served the same way through Redis (server/route_owner.py).
 """
 
 from __future__ import annotations
@@ -8,7 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Any, Literal
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import msgspec
 from fastapi import WebSocket
@@ -20,8 +24,11 @@ from shengji.server.health import STORAGE_DOWN
 from shengji.server.lobby import Lobby
 from shengji.server.rooms import Room
 from shengji.server.settings import Settings
-from shengji.server.storage import Store
+from shengji.server.storage import Player, Store
 from shengji.server.write_faults import is_storage_fault
+
+if TYPE_CHECKING:
+    from shengji.server.router import Router
 
 
 class TokenBucket:
@@ -49,9 +56,10 @@ async def _send_now(ws: WebSocket, msg: wire.ServerMsg) -> None:
         await ws.send_text(wire.encode(msg).decode())
 
 
-async def _writer(ws: WebSocket, conn: Conn) -> None:
+async def write_socket(ws: WebSocket, conn: Conn) -> None:
     """Send the connection's messages as they gather, several at once as one frame
-    (``Conn.next_frame``); close the socket after the last once the room says so."""
+    (``Conn.next_frame``); close the socket after the last once the room says so (also
+    for a routed socket: server/route_edge.py)."""
     try:
         while True:
             await conn.ready.wait()
@@ -93,6 +101,54 @@ async def _load(
         return False
 
 
+class Link(Protocol):
+    """Where a client's messages go: its own socket here, or a socket on another process
+    reached through Redis (server/route_owner.py)."""
+
+    async def refuse(self, msg: wire.ServerMsg, code: int) -> None:
+        """Tell the client ``msg`` and close with ``code`` (before it has a ``Conn``)."""
+
+    def connect(self, player: Player, batch: bool) -> Conn:
+        """The connection of a signed-in client: what the room sends it reaches it."""
+
+
+Receive = Callable[[], Awaitable[str | bytes | None]]
+"""The client's next frame; None once it is gone."""
+Reload = Callable[[], Awaitable["Room | None"]]
+"""The room again (reloaded if it was unloaded meanwhile: server/idle_rooms.py)."""
+
+
+class _Socket:
+    """A client whose socket is here."""
+
+    def __init__(self, ws: WebSocket, settings: Settings) -> None:
+        self.ws = ws
+        self.settings = settings
+        self.writer: asyncio.Task[None] | None = None
+
+    async def refuse(self, msg: wire.ServerMsg, code: int) -> None:
+        await _send_now(self.ws, msg)
+        await self.ws.close(code)
+
+    def connect(self, player: Player, batch: bool) -> Conn:
+        s = self.settings
+        conn = Conn(player, s.send_queue, s.send_buffer_bytes, batch)
+        self.writer = asyncio.create_task(write_socket(self.ws, conn))
+        return conn
+
+    async def receive(self) -> str | bytes | None:
+        while True:
+            try:
+                message = await self.ws.receive()
+            except WebSocketDisconnect:
+                return None
+            if message["type"] == "websocket.disconnect":
+                return None
+            raw = _frame(message)
+            if raw is not None:
+                return raw
+
+
 async def serve_socket(
     ws: WebSocket,
     code: str,
@@ -100,12 +156,16 @@ async def serve_socket(
     store: Store,
     settings: Settings,
     auth_gate: asyncio.Semaphore,
+    router: Router | None = None,
 ) -> None:
+    """A client's socket: to the room here, or routed to the process that runs it."""
     await ws.accept()
     room = await _load(ws, lobby, store, code)  # an unloaded idle room comes back
     if room is False:
         return
     if room is None:
+        if code not in lobby.failed and router is not None and await router.serve(ws, code):
+            return
         if code in lobby.failed:
             why = "this room stopped after an internal error"
             await _send_now(ws, wire.Error(seq=0, code="room-failed", message=why))
@@ -118,49 +178,63 @@ async def serve_socket(
     except (TimeoutError, WebSocketDisconnect):
         await ws.close(4408)
         return
-    raw = _frame(first)
+    link = _Socket(ws, settings)
+    try:
+        await serve_client(
+            link, _frame(first), link.receive, room, store, settings, auth_gate,
+            lambda: lobby.load(code),
+        )
+    finally:
+        if link.writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(link.writer, 5)
+
+
+async def serve_client(
+    link: Link,
+    first: str | bytes | None,
+    receive: Receive,
+    room: Room,
+    store: Store,
+    settings: Settings,
+    auth_gate: asyncio.Semaphore,
+    reload: Reload | None = None,
+) -> None:
+    """One client of ``room`` from its first frame (``hello``) to its last: signed in,
+    joined, every frame checked (size, rate, shape) and handed to the room."""
+    raw = first
     hello: wire.ClientMessage | None = None
     if raw is not None and len(raw) <= settings.max_message_bytes:
         with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
             hello = wire.decode_client(raw)
     if not isinstance(hello, wire.Hello):
-        await _send_now(
-            ws, wire.Error(seq=room.seq, code="hello-first", message="send hello first")
-        )
-        await ws.close(4400)
+        first_err = wire.Error(seq=room.seq, code="hello-first", message="send hello first")
+        await link.refuse(first_err, 4400)
         return
     try:
         async with auth_gate:
             player = await store.player_by_token(hello.token)
+        again = None if reload is None else await reload()  # unloaded during the hello?
     except Exception as e:
         if not is_storage_fault(e):
             raise
         store.health.failed(e)
-        await _send_now(ws, wire.Error(seq=room.seq, code="storage", message=STORAGE_DOWN))
-        await ws.close(1013)  # try again later
+        await link.refuse(wire.Error(seq=room.seq, code="storage", message=STORAGE_DOWN), 1013)
         return
     if player is None:
-        await _send_now(ws, wire.Error(seq=room.seq, code="auth", message="unknown token"))
-        await ws.close(4401)
-        return
-    conn = Conn(player, settings.send_queue, settings.send_buffer_bytes, hello.batch)
-    conn.presence_delta = hello.presence == "delta"
-    again = await _load(ws, lobby, store, code)  # unloaded while this client said hello?
-    if again is False:
+        await link.refuse(wire.Error(seq=room.seq, code="auth", message="unknown token"), 4401)
         return
     room = again or room  # None: closed meanwhile (the room tells the client)
-    writer = asyncio.create_task(_writer(ws, conn))
+    conn = link.connect(player, hello.batch)
+    conn.presence_delta = hello.presence == "delta"
     await room.join(conn, hello.last_seq)
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     strikes = 0
     try:
         while conn.open:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            raw = _frame(message)
+            raw = await receive()
             if raw is None:
-                continue
+                break
             if not bucket.take():
                 strikes += 1
                 if strikes > 100:
@@ -201,10 +275,6 @@ async def serve_socket(
                 )
                 continue
             room.submit(conn, msg)
-    except WebSocketDisconnect:
-        pass
     finally:
         room.gone(conn)
         conn.close()
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(writer, 5)

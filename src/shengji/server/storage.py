@@ -329,6 +329,17 @@ class Store:
                     )
         return out
 
+    async def room_is_open(self, code: str) -> bool:
+        """Is room ``code`` open in the database (not closed, not quarantined)?"""
+        set_aside = select(QuarantineRow.room_id)
+        async with self.sessions() as s:
+            found = await s.execute(
+                select(RoomRow.id).where(
+                    RoomRow.code == code, RoomRow.closed.is_(False), RoomRow.id.not_in(set_aside)
+                )
+            )
+            return found.first() is not None
+
     async def load_room(self, room_id: int) -> StoredRoom | None:
         """One open room as ``load_rooms`` reads it (an idle room reloaded on demand,
         server/idle_rooms.py); None if it is closed, quarantined or gone."""
