@@ -44,10 +44,6 @@ class _Jobs:
     async def write(self, w: Write) -> None:
         return None
 
-    def start_write(self, w: Write) -> None:
-        """What ``Room`` calls for every write (room_jobs.Jobs.start_write)."""
-        self.spawn(self.write(w), "write")
-
     def cancel(self) -> None:
         return None
 
