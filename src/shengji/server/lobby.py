@@ -1,4 +1,5 @@
-"""The lobby: every room of this server by code; creates rooms and restores them on start.
+"""The lobby: every room this process runs, by code; creates rooms, restores them on start
+and adopts those whose owner died (their leases: server/lease.py).
 
 Room codes are ``secrets.token_urlsafe(12)`` (96 random bits): unguessable.
 """
@@ -8,12 +9,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from typing import Any
+from collections.abc import Collection
+from typing import Any, Literal
 
 from shengji.core.cards import LEVELS
 from shengji.core.errors import RulesetError
 from shengji.core.ruleset import PRESET_INFO, PRESETS, RESERVED_PRESETS, Ruleset, preset
 from shengji.server.bots_runner import BotRunner
+from shengji.server.lease import LeaseKeeper
 from shengji.server.quarantine import describe, quarantine
 from shengji.server.rooms import Room
 from shengji.server.settings import Settings
@@ -83,10 +86,17 @@ def preset_catalog() -> list[dict[str, Any]]:
 class Lobby:
     """Rooms by code, one task each."""
 
-    def __init__(self, settings: Settings, store: Store, bots: BotRunner) -> None:
+    def __init__(
+        self, settings: Settings, store: Store, bots: BotRunner, leases: LeaseKeeper
+    ) -> None:
         self.settings = settings
         self.store = store
         self.bots = bots
+        self.leases = leases
+        """This process's room leases (server/lease.py): a room runs here only while
+        its lease is ours; the keeper hands over rooms to adopt and rooms lost."""
+        leases.on_adopt = self.adopt
+        leases.on_lost = self.lose
         self.pace = TableOptions.from_settings(settings)
         """New rooms' pace (room options) unless their creator chose theirs."""
         self.rooms: dict[str, Room] = {}
@@ -96,11 +106,24 @@ class Lobby:
         self._lock = asyncio.Lock()
 
     async def restore(self) -> int:
-        """Reload every open room from the database (matches replayed); returns the count.
+        """Claim every open room whose lease may be claimed (alone on SQLite: all of them)
+        and reload them from the database (matches replayed); returns the count."""
+        await self.adopt(await self.leases.claim())
+        return len(self.rooms)
+
+    async def adopt(self, room_ids: Collection[int]) -> None:
+        """Replay and start the rooms whose leases this process just claimed (at start, or
+        from an owner that stopped renewing).
 
         A room that cannot be restored is quarantined (logged once, marked in the database,
         not loaded again: server/quarantine.py); the others are restored all the same."""
-        for stored in await self.store.load_rooms():
+        if not room_ids:
+            return
+        async with self._lock:
+            await self._restore(room_ids)
+
+    async def _restore(self, room_ids: Collection[int]) -> None:
+        for stored in await self.store.load_rooms(only=room_ids):
             try:
                 if stored.problem is not None:
                     raise ValueError(stored.problem)
@@ -136,18 +159,32 @@ class Lobby:
                 log.debug("room %s restore traceback", stored.code[:6], exc_info=exc)
                 await quarantine(self.store, stored.id, stored.code, why)
                 continue
-            self._add(room)
-        return len(self.rooms)
+            self._add(room, "adopted")
+
+    async def lose(self, room_ids: Collection[int]) -> None:
+        """Stop at once the rooms whose leases another process holds now: their clients
+        are told to reconnect (``moved``, close code 4409) and nothing more is written."""
+        for room in [r for r in self.rooms.values() if r.rid in room_ids]:
+            await room.lose()
 
     def pace_defaults(self, private: bool) -> TableOptions:
         """The pace a new public or private room gets unless its creator chooses."""
         return TableOptions.defaults(private, self.pace)
 
-    def _add(self, room: Room) -> None:
-        """Keep and start a room; a room that fails is forgotten (quarantined)."""
+    def _add(self, room: Room, why: Literal["created", "adopted"]) -> None:
+        """Keep and start a room; a room that fails is forgotten (quarantined), one whose
+        lease is lost too (another process runs it)."""
         room.on_failure = self._forget
+        room.on_lost = self._lost
         self.rooms[room.code] = room
         room.start()
+        self.leases.changed(room.code, room.rid, True, why)
+
+    def _lost(self, room: Room) -> None:
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        self.leases.lost(room.rid)
+        self.leases.changed(room.code, room.rid, False, "lost")
 
     def _forget(self, room: Room) -> None:
         if self.rooms.get(room.code) is room:
@@ -202,8 +239,10 @@ class Lobby:
             creator,
             room.room_state(),
             None if rules.kind == "plain" else rules.to_dict(),
+            lease=self.leases.new_room(),
         )
-        self._add(room)
+        self.leases.hold(room.rid)
+        self._add(room, "created")
         return room
 
     def get(self, code: str) -> Room | None:
@@ -219,13 +258,16 @@ class Lobby:
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
         await room.stop()
-        await self.store.close_room(room.rid)
+        await self.store.close_room(room.rid)  # LeaseLost if another process runs it now
+        self.leases.forget(room.rid)
+        self.leases.changed(room.code, room.rid, False, "closed")
 
     def open_rooms(self) -> list[Room]:
         """Public rooms, newest first."""
         return [r for r in reversed(self.rooms.values()) if not r.private]
 
     async def close(self) -> None:
-        """Stop every room."""
+        """Stop every room (their leases are released after: ``LeaseKeeper.stop``)."""
         for room in list(self.rooms.values()):
             await room.stop()
+            self.leases.changed(room.code, room.rid, False, "released")

@@ -24,6 +24,7 @@ from shengji.core.stakes import PLAIN, StakeRules
 from shengji.server import metrics, wire
 from shengji.server.bots_runner import BotRunner
 from shengji.server.conn import Conn
+from shengji.server.lease_rules import LeaseLost
 from shengji.server.presence import PresenceBoard
 from shengji.server.quarantine import describe, quarantine
 from shengji.server.room_jobs import Crash, Jobs
@@ -69,6 +70,11 @@ _conn_ids = itertools.count(1)
 VIEW_KEEP = 64
 """The newest updates kept with their match, to render each seat's ``game`` for a client
 resuming that recently; older ones are resent without it (the client asks for a sync)."""
+
+
+MOVED = 4409
+"""Close code of a connection whose room moved to another process (its lease was lost):
+reconnect, to the room's owner (``GET /api/rooms/{code}/owner``) or through the router."""
 
 
 class _Stop:
@@ -131,6 +137,8 @@ class Room:
         """Why the room was stopped and quarantined (server/quarantine.py); None: running."""
         self.on_failure: Callable[[Room], None] | None = None
         """Called once when the room fails (the lobby forgets it)."""
+        self.on_lost: Callable[[Room], None] | None = None
+        """Called once when the room's lease is lost (the lobby forgets it)."""
 
     # ------------------------------------------------------------------ the room as others see it
 
@@ -242,7 +250,12 @@ class Room:
             if isinstance(cmd, _Stop):
                 return
             if isinstance(cmd, Crash):
-                await self._fail(cmd.exc, cmd.what)
+                if isinstance(cmd.exc, LeaseLost):
+                    log.warning("room %s: a write was refused: %s (fenced); the room stops "
+                                "here", self.code[:6], cmd.exc)
+                    self._hand_over()
+                else:
+                    await self._fail(cmd.exc, cmd.what)
                 return
             try:
                 self.step(cmd)
@@ -273,6 +286,39 @@ class Room:
         await quarantine(self.store, self.rid, self.code, why)
         if self.on_failure is not None:
             self.on_failure(self)
+
+    async def lose(self) -> None:
+        """Stop at once: another process holds the room's lease now (its renewal was
+        refused). Clients are told to reconnect (``moved``, close 4409): the room goes on
+        at its new owner."""
+        if self.closed:
+            return
+        if self.task is not None and self.task is not asyncio.current_task():
+            self.inbox.put_nowait(_Stop())
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+        self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Stop touching the room: timers and jobs cancelled, every client sent ``moved``
+        and closed with 4409, the lobby told (``on_lost``)."""
+        if self.closed:
+            return
+        self.closed = True
+        for handle_ in (self._timer, self._presence_timer):
+            if handle_ is not None:
+                handle_.cancel()
+        self._timer = self._presence_timer = None
+        self.jobs.cancel()
+        why = "this room moved to another server: reconnect"
+        moved = wire.encode(wire.Error(seq=self.table.seq, code="moved", message=why))
+        for c in list(self.conns.values()):
+            c.send(moved)
+            c.close(MOVED)
+        self.conns.clear()
+        if self.on_lost is not None:
+            self.on_lost(self)
 
     def _refuse_failed(self, conn: Conn) -> None:
         why = "this room stopped after an internal error"

@@ -36,6 +36,23 @@ class Settings(BaseSettings):
     """Redis (``redis://host:6379/0``); today only ``/readyz`` checks it: instances share
     nothing through it until rooms are routed between processes (issue 16)."""
 
+    # Many servers on one database (docs/architecture.md, "Room leases").
+    instance_id: str | None = Field(default=None, max_length=128)
+    """This process's name among the servers sharing the database; default
+    ``<host>-<pid>-<random>``, new at every start. Two live processes must never share
+    one; a process restarted under the same id takes its rooms back at once."""
+    public_url: str | None = Field(default=None, max_length=256)
+    """Where clients reach this process (``http://10.0.0.5:8765``): the owner address of
+    its rooms (``GET /api/rooms/{code}/owner``) and an entry of ``GET /api/instances``.
+    Default: ``http://<host>:<port>``."""
+    lease_ttl_s: float = Field(default=6.0, gt=0)
+    """A room's lease lasts this long unless renewed: an owner killed, frozen or cut off
+    loses its rooms to another process after at most this (plus ``lease_scan_s``)."""
+    lease_renew_s: float = Field(default=2.0, gt=0)
+    """How often a process renews the leases of its rooms (a third of the TTL)."""
+    lease_scan_s: float = Field(default=1.0, gt=0)
+    """How often a process looks for rooms whose lease expired, to adopt them."""
+
     deal_pacing_s: float = Field(default=0.15, ge=0)
     """Seconds between two dealt cards (0: as fast as the log is written)."""
     bot_delay_s: float = Field(default=0.6, ge=0)

@@ -23,7 +23,7 @@ import json
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Collection, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -49,6 +49,8 @@ from shengji.core.stakes import Settlement, StakeRules, settle
 from shengji.core.state import DealResult
 from shengji.server import schema
 from shengji.server.fault_drill import install_from_env
+from shengji.server.lease_rules import LeaseLost
+from shengji.server.lease_store import Fences
 from shengji.server.storage_models import (
     STARTING_BEANS as STARTING_BEANS,
 )
@@ -153,6 +155,9 @@ class Store:
         self.commits = 0
         self.health = WriteHealth(self.probe)
         """Whether writes succeed now (``/healthz``); every write reports to it."""
+        self.fences = Fences()
+        """The lease epoch each room is written under (server/lease_store.py): a write of a
+        room whose lease another process has claimed is refused (``LeaseLost``)."""
 
     async def start(self) -> None:
         """Check the schema (an empty database gets the current one; an older one raises
@@ -196,6 +201,7 @@ class Store:
                 batch.append(self._queue.get_nowait())
             try:
                 async with self.sessions.begin() as session:
+                    batch = await self._fenced(session, batch)
                     logs: list[dict[str, Any]] = []
                     for (op, v), _ in batch:  # in the order they came
                         if op == "log":
@@ -224,6 +230,19 @@ class Store:
                     if not fut.done():
                         fut.set_exception(exc)
 
+    async def _fenced(
+        self, session: AsyncSession, batch: list[tuple[_Op, asyncio.Future[None]]]
+    ) -> list[tuple[_Op, asyncio.Future[None]]]:
+        """The lease check of a batch (``Fences.refused``, in its transaction): the writes
+        of rooms whose lease this process lost are answered ``LeaseLost`` and left out."""
+        refused = await self.fences.refused(session, (v["room_id"] for (_, v), _ in batch))
+        if not refused:
+            return batch
+        for (_, v), fut in batch:
+            if v["room_id"] in refused and not fut.done():
+                fut.set_exception(LeaseLost(v["room_id"]))
+        return [item for item in batch if item[0][1]["room_id"] not in refused]
+
     async def log(
         self,
         room_id: int,
@@ -244,7 +263,7 @@ class Store:
             "at": time.time(),
         }
         room = None if room_state is None else {"id": room_id, "state": json.dumps(room_state)}
-        await self._write("log", {"row": row, "room": room})
+        await self._write("log", {"room_id": room_id, "row": row, "room": room})
 
     async def log_rows(
         self,
@@ -256,6 +275,7 @@ class Store:
         state, all in one transaction (a table's batch); returns once committed."""
         now = time.time()
         batch = {
+            "room_id": room_id,
             "rows": [
                 {
                     "room_id": room_id,
@@ -331,8 +351,10 @@ class Store:
         created_by: str | None,
         state: dict[str, Any],
         stakes: dict[str, Any] | None = None,
+        lease: Callable[[AsyncSession, int], Coroutine[Any, Any, None]] | None = None,
     ) -> int:
-        """Insert a room (and what it plays for, unless plain); returns its id."""
+        """Insert a room (and what it plays for, unless plain, and its first ``lease``:
+        server/lease_store.py ``lease_inserter``, in the same transaction); returns its id."""
         async with self.sessions.begin() as s:
             row = RoomRow(
                 code=code,
@@ -350,19 +372,21 @@ class Store:
             await s.flush()
             if stakes is not None:
                 s.add(RoomStakesRow(room_id=row.id, rules=json.dumps(stakes)))
+            if lease is not None:
+                await lease(s, row.id)
             return row.id
 
-    async def load_rooms(self) -> list[StoredRoom]:
-        """Every open room that is not quarantined, with the actions of its current match
-        (for replay). A row that cannot be read comes back with ``problem`` set."""
+    async def load_rooms(self, only: Collection[int] | None = None) -> list[StoredRoom]:
+        """Every open room that is not quarantined (of ``only``, when given: the rooms this
+        process holds the lease of), with the actions of its current match (for replay).
+        A row that cannot be read comes back with ``problem`` set."""
         out: list[StoredRoom] = []
         set_aside = select(QuarantineRow.room_id)
+        query = select(RoomRow).where(RoomRow.closed.is_(False), RoomRow.id.not_in(set_aside))
+        if only is not None:
+            query = query.where(RoomRow.id.in_(sorted(only)))
         async with self.sessions() as s:
-            rows = (
-                await s.execute(
-                    select(RoomRow).where(RoomRow.closed.is_(False), RoomRow.id.not_in(set_aside))
-                )
-            ).scalars()
+            rows = (await s.execute(query.order_by(RoomRow.id))).scalars()
             for r in list(rows):
                 try:
                     out.append(await self._stored_room(s, r))
@@ -381,6 +405,8 @@ class Store:
         replay an open room. The row stays, so its finished games and ledger rows still
         name it."""
         async with self.sessions.begin() as s:
+            if await self.fences.refused(s, [room_id]):
+                raise LeaseLost(room_id)
             await s.execute(update(RoomRow).where(RoomRow.id == room_id).values(closed=True))
             await s.execute(delete(LogRow).where(LogRow.room_id == room_id))
 
@@ -431,9 +457,12 @@ class Store:
     # ------------------------------------------------------------------ quarantine
 
     async def quarantine_room(self, room_id: int, reason: str) -> bool:
-        """Set a room aside (it is not loaded again); False if it already was."""
+        """Set a room aside (it is not loaded again); False if it already was, or if
+        another process holds its lease now (the room is its business)."""
         try:
             async with self.sessions.begin() as s:
+                if await self.fences.refused(s, [room_id]):
+                    return False
                 s.add(QuarantineRow(room_id=room_id, reason=reason[:2000], at=time.time()))
         except IntegrityError:
             return False

@@ -1,0 +1,207 @@
+"""This process's room leases: the asyncio shell around server/lease_rules.py and
+server/lease_store.py. The interface other parts use (the lobby, the Redis router):
+
+- ``LeaseKeeper.owner_of(code)``: who runs a room (``Holder``: instance id, address,
+  epoch, whether the lease is live), as the database says now;
+- ``LeaseKeeper.listeners``: callbacks ``(RoomChange) -> None`` told when this process
+  starts running a room (created here, or adopted) and when it stops (lost, closed or
+  released at shutdown), e.g. to subscribe or unsubscribe its Redis channels.
+
+The keeper renews this process's leases every ``lease_renew_s`` and, every
+``lease_scan_s``, claims the rooms whose lease expired (their owner died or froze) and
+hands them to the lobby, which replays and resumes them. A room whose renewal or write
+is refused is handed back to the lobby to stop at once (``on_lost``).
+
+>>> default_instance_id("box", 42, "c0ffee")
+'box-42-c0ffee'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable, Collection, Coroutine
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from shengji.server import lease_store, metrics
+from shengji.server.lease_rules import Fence
+from shengji.server.lease_store import Holder
+from shengji.server.settings import Settings
+from shengji.server.storage import Store
+from shengji.server.write_faults import is_storage_fault
+
+__all__ = ["Holder", "LeaseKeeper", "RoomChange", "default_instance_id"]
+
+log = logging.getLogger("shengji.server.lease")
+
+
+def default_instance_id(host: str | None = None, pid: int | None = None,
+                        suffix: str | None = None) -> str:
+    """``<host>-<pid>-<random>``: unique per process start."""
+    return (f"{host or socket.gethostname()}-{pid or os.getpid()}-"
+            f"{suffix or secrets.token_hex(3)}")
+
+
+@dataclass(frozen=True)
+class RoomChange:
+    """This process ``started`` or ``stopped`` running room ``code`` (id ``room_id``);
+    ``why``: created, adopted (at start or from a dead owner), lost, closed, released."""
+
+    code: str
+    room_id: int
+    running: bool
+    why: Literal["created", "adopted", "lost", "closed", "released"]
+
+
+class LeaseKeeper:
+    """The leases of this process (``instance``), over ``store``'s database."""
+
+    def __init__(self, store: Store, settings: Settings, takeover: bool) -> None:
+        self.store = store
+        self.instance = settings.instance_id or default_instance_id()
+        self.address = settings.public_url or f"http://{settings.host}:{settings.port}"
+        self.ttl = settings.lease_ttl_s
+        self.renew_s = settings.lease_renew_s
+        self.scan_s = settings.lease_scan_s
+        self.takeover = takeover
+        """Claim every room at start whatever its lease says: this process knows it is
+        alone (one SQLite server holding its data dir's lock)."""
+        self.listeners: list[Callable[[RoomChange], None]] = []
+        self.on_adopt: Callable[[Collection[int]], Awaitable[None]] | None = None
+        """The lobby: restore and start these rooms (their leases are ours now)."""
+        self.on_lost: Callable[[Collection[int]], Awaitable[None]] | None = None
+        """The lobby: stop these rooms at once (their leases are another's now)."""
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # ------------------------------------------------------------------ the interface
+
+    async def owner_of(self, code: str) -> Holder | None:
+        """Who runs the room ``code`` now (None: no open room with a lease)."""
+        return await lease_store.holder_of(self.store.sessions, code, time.time())
+
+    async def instances(self) -> list[tuple[str, str]]:
+        """``(instance id, address)`` of the processes alive on this database."""
+        return await lease_store.live_instances(self.store.sessions, time.time(), 2 * self.ttl)
+
+    def changed(self, code: str, room_id: int, running: bool,
+                why: Literal["created", "adopted", "lost", "closed", "released"]) -> None:
+        """Tell the listeners (a listener that raises is logged, never fatal)."""
+        change = RoomChange(code, room_id, running, why)
+        for listener in list(self.listeners):
+            try:
+                listener(change)
+            except Exception:
+                log.exception("a lease listener failed on %s", change)
+
+    # ------------------------------------------------------------------ leases
+
+    def new_room(self) -> Callable[[AsyncSession, int], Coroutine[Any, Any, None]]:
+        """The lease of a room being created (inserted in its transaction)."""
+        return lease_store.lease_inserter(self.instance, self.address, time.time() + self.ttl)
+
+    def hold(self, room_id: int, epoch: int = 1) -> None:
+        """Write ``room_id`` under our lease of ``epoch`` from now on."""
+        self.store.fences.hold(room_id, Fence(self.instance, epoch))
+
+    def forget(self, room_id: int) -> None:
+        """Stop writing ``room_id`` (closed)."""
+        self.store.fences.lose(room_id)
+
+    def lost(self, room_id: int) -> None:
+        """A write of ``room_id`` was refused: another process holds its lease now."""
+        if self.store.fences.fence(room_id) is not None:
+            metrics.lease_changed()
+        self.store.fences.lose(room_id)
+
+    async def claim(self, skip: Collection[int] = ()) -> dict[int, Fence]:
+        """Claim every room that may be claimed now (at start: every room, under
+        ``takeover``); their fences are registered. Returns them."""
+        claimed = await lease_store.claim_rooms(
+            self.store.sessions, self.instance, self.address, time.time(), self.ttl,
+            self.takeover, skip,
+        )
+        for rid, fence in claimed.items():
+            self.store.fences.hold(rid, fence)
+        return claimed
+
+    async def start(self) -> None:
+        """Record this process, then renew and scan in the background."""
+        await lease_store.register_instance(
+            self.store.sessions, self.instance, self.address, time.time()
+        )
+        self.takeover = False  # only the first claim (the lobby's restore) takes over
+        self._tasks = [
+            asyncio.create_task(self._renew_loop(), name="lease-renew"),
+            asyncio.create_task(self._scan_loop(), name="lease-scan"),
+        ]
+
+    async def stop(self, release: bool = True) -> None:
+        """Stop renewing; ``release``: let others adopt our rooms at once."""
+        for t in self._tasks:
+            t.cancel()
+        for t in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await t
+        self._tasks = []
+        if release:
+            try:
+                await lease_store.release(
+                    self.store.sessions, self.instance, self.store.fences.held(), time.time()
+                )
+            except Exception:
+                log.warning("could not release the room leases (they expire instead)",
+                            exc_info=True)
+
+    async def renew_once(self) -> set[int]:
+        """Renew every lease we hold; returns (and hands to ``on_lost``) the lost rooms."""
+        held = self.store.fences.held()
+        lost = await lease_store.renew(
+            self.store.sessions, self.instance, held, time.time(), self.ttl
+        )
+        for rid in lost:
+            self.store.fences.lose(rid)
+            metrics.lease_changed()
+        if lost and self.on_lost is not None:
+            log.warning("lost the lease of %d rooms to another process", len(lost))
+            await self.on_lost(lost)
+        return lost
+
+    async def scan_once(self) -> set[int]:
+        """Claim the rooms whose lease expired and hand them to ``on_adopt``."""
+        claimed = await self.claim(skip=set(self.store.fences.held()))
+        for _ in claimed:
+            metrics.lease_changed()
+        if claimed and self.on_adopt is not None:
+            log.warning("adopting %d rooms whose owner stopped renewing", len(claimed))
+            await self.on_adopt(set(claimed))
+        return set(claimed)
+
+    async def _renew_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.renew_s)
+            try:
+                await self.renew_once()
+            except Exception as exc:  # never fatal: the next round tries again
+                if is_storage_fault(exc):
+                    log.warning("could not renew the room leases: %s", exc)
+                else:
+                    log.exception("could not renew the room leases")
+
+    async def _scan_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.scan_s)
+            try:
+                await self.scan_once()
+            except Exception as exc:  # never fatal: the next round tries again
+                if is_storage_fault(exc):
+                    log.warning("could not look for rooms to adopt: %s", exc)
+                else:
+                    log.exception("could not look for rooms to adopt")
