@@ -191,6 +191,9 @@ class Human(threading.Thread):
                     continue
                 if welcome["t"] == "welcome":
                     snap = self._wait(lambda m: m["t"] == "snapshot")
+                    game = snap.get("game")
+                    if game and game["to_act"] == self.seat and game["phase"] != "dealing":
+                        self._send({"t": "hint", "v": 2})
                     self.at = o["address"]
                     self.reconnects.append({
                         "after_s": time.monotonic() - lost_at, "at": self.at,
@@ -244,6 +247,9 @@ class Human(threading.Thread):
             if m["t"] == "match_over":
                 self.game_id = int(m["game"])
                 return
+            g = m.get("game") if m["t"] == "snapshot" else None
+            if g is not None and g["to_act"] == self.seat and g["phase"] != "dealing":
+                self._send({"t": "hint", "v": 2})  # our turn already: no update comes
             if m["t"] == "update":
                 for e in m["events"]:
                     if e["type"] == "card_dealt":
@@ -272,10 +278,17 @@ def rows(url: str, sql: str, **params: Any) -> list[tuple[Any, ...]]:
 
 
 def log_problems(url: str, room_id: int) -> list[str]:
-    """What is wrong with a room's log: sequence numbers not 1..N without gaps or repeats."""
-    seqs = [int(r[0]) for r in rows(url, "SELECT seq FROM room_log WHERE room_id = :r "
-                                        "ORDER BY seq", r=room_id)]
+    """What is wrong with a room's log: sequence numbers not 1..N without gaps or repeats,
+    or a row written under an older lease epoch after one of a newer (a stale owner's)."""
+    got = rows(url, "SELECT seq, epoch FROM room_log WHERE room_id = :r ORDER BY seq",
+               r=room_id)
+    seqs = [int(r[0]) for r in got]
+    epochs = [r[1] for r in got]
     problems = []
+    if None in epochs:
+        problems.append(f"room {room_id}: a row written without a lease epoch")
+    elif epochs != sorted(epochs):
+        problems.append(f"room {room_id}: a row of an older epoch after a newer one")
     if len(seqs) != len(set(seqs)):
         problems.append(f"room {room_id}: a seq written twice")
     if seqs and seqs != list(range(seqs[0], seqs[-1] + 1)):
@@ -371,11 +384,14 @@ class Table:
         return self.humans[0] if self.humans else None
 
 
-def _tables(url: str, insts: list[Instance], n: int) -> list[Table]:
+def _tables(url: str, insts: list[Instance], n: int,
+            known: list[Instance] | None = None) -> list[Table]:
     """``n`` tables spread over the instances: the first of each instance (and every
     other one after) with a scripted human in seat 0; every fifth a coin room, with a
-    second human in seat 1 (a deal is settled only with a human on each side)."""
+    second human in seat 1 (a deal is settled only with a human on each side). The humans
+    know the instances ``known`` (default: ``insts``)."""
     bases = [i.base for i in insts]
+    everyone = [i.base for i in known or insts]
     out: list[Table] = []
     for t in range(n):
         base = bases[t % len(bases)]
@@ -388,10 +404,10 @@ def _tables(url: str, insts: list[Instance], n: int) -> list[Table]:
         if coins:
             body["stakes"] = {"kind": "coins", "coefficient": 100}
         code = _room(base, p["token"], **body)["code"]
-        humans = [Human(code, p["token"], bases, base, 0)] if seats else []
+        humans = [Human(code, p["token"], everyone, base, 0)] if seats else []
         if coins:
             q = _player(base, f"q{t}")
-            humans.append(Human(code, q["token"], bases, base, 1))
+            humans.append(Human(code, q["token"], everyone, base, 1))
         out.append(Table(code, _room_id(url, code), base, humans, coins))
     for table in out:
         for h in table.humans:
@@ -505,10 +521,15 @@ def split_brain_drill(url: str, logs: Path, pause_s: float = 10.0) -> Msg:
     a = start_instance("a", url, logs)
     b = start_instance("b", url, logs)
     try:
-        (table,) = _tables(url, [a], 1)
+        (table,) = _tables(url, [a], 1, known=[a, b])
         human = table.human
         assert human is not None
         _wait(lambda: sum(human.dealt.values()) >= 20, 60, "cards dealt before the pause")
+        watcher = connect(a.base.replace("http://", "ws://") + f"/ws/{table.code}",
+                          open_timeout=5, max_queue=None)
+        watcher.send(json.dumps({"t": "hello", "v": 2, "token": _player(a.base, "w")["token"]}))
+        while json.loads(watcher.recv(timeout=10))["t"] != "welcome":
+            pass
         a.signal(signal.SIGSTOP)
         stopped = time.monotonic()
         adopted = _wait(
@@ -516,7 +537,17 @@ def split_brain_drill(url: str, logs: Path, pause_s: float = 10.0) -> Msg:
             and o["live"], 60, "b adopting the frozen table")
         _wait(lambda: bool(human.reconnects), 30, "the human reconnecting to b")
         time.sleep(max(0.0, pause_s - (time.monotonic() - stopped)))
+        watcher.send(json.dumps({"t": "chat", "v": 2, "text": "still here?"}))  # a write
         a.signal(signal.SIGCONT)
+        told: list[str] = []
+        try:
+            while True:
+                m = json.loads(watcher.recv(timeout=30))
+                if m["t"] == "error":
+                    told.append(m["code"])
+        except ConnectionClosed as closed:
+            close_code = closed.rcvd.code if closed.rcvd is not None else None
+        watcher.close()
         dropped = _wait(
             lambda: httpx.get(f"{a.base}/api/rooms/{table.code}", timeout=5).status_code == 404,
             30, "the thawed instance dropping the table")
@@ -531,6 +562,10 @@ def split_brain_drill(url: str, logs: Path, pause_s: float = 10.0) -> Msg:
             "thawed_lease_changes": changes,
             "thawed_log": a.text(),
             "human_at": human.at,
+            "watcher_told": told,
+            "watcher_close_code": close_code,
+            "epochs": sorted({int(r[0]) for r in rows(
+                url, "SELECT epoch FROM room_log WHERE room_id = :r", r=table.room_id)}),
             "adopter": b.base,
             "problems": problems,
         }

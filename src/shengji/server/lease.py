@@ -166,6 +166,8 @@ class LeaseKeeper:
         lost = await lease_store.renew(
             self.store.sessions, self.instance, held, time.time(), self.ttl
         )
+        # rooms already handed over meanwhile (a refused write) are not lost twice
+        lost = {rid for rid in lost if self.store.fences.fence(rid) == held[rid]}
         for rid in lost:
             self.store.fences.lose(rid)
             metrics.lease_changed()

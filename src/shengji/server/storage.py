@@ -234,14 +234,21 @@ class Store:
         self, session: AsyncSession, batch: list[tuple[_Op, asyncio.Future[None]]]
     ) -> list[tuple[_Op, asyncio.Future[None]]]:
         """The lease check of a batch (``Fences.refused``, in its transaction): the writes
-        of rooms whose lease this process lost are answered ``LeaseLost`` and left out."""
+        of rooms whose lease this process lost are answered ``LeaseLost`` and left out;
+        the others' rows carry the epoch they are written under."""
         refused = await self.fences.refused(session, (v["room_id"] for (_, v), _ in batch))
-        if not refused:
-            return batch
-        for (_, v), fut in batch:
-            if v["room_id"] in refused and not fut.done():
-                fut.set_exception(LeaseLost(v["room_id"]))
-        return [item for item in batch if item[0][1]["room_id"] not in refused]
+        kept = []
+        for item in batch:
+            (_, v), fut = item
+            if v["room_id"] in refused:
+                if not fut.done():
+                    fut.set_exception(LeaseLost(v["room_id"]))
+                continue
+            fence = self.fences.fence(v["room_id"])
+            for row in v["rows"] if "rows" in v else [v["row"]]:
+                row["epoch"] = None if fence is None else fence.epoch
+            kept.append(item)
+        return kept
 
     async def log(
         self,

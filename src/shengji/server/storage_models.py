@@ -71,6 +71,8 @@ class LogRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     data: Mapped[str] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)
+    epoch: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """The lease epoch it was written under (None: before leases, or an unfenced tool)."""
     __table_args__ = (
         Index("ix_room_log_room_match", "room_id", "match_no", "kind"),
         Index("uq_room_log_room_seq", "room_id", "seq", unique=True),  # one row per seq

@@ -1,4 +1,5 @@
-"""Room leases (issue 16): ``room_lease`` and ``instances``, and one log row per (room, seq).
+"""Room leases (issue 16): ``room_lease`` and ``instances``; one log row per (room, seq),
+each with the lease epoch it was written under.
 
 Before leases, two processes on one database could both run a room and write its sequence
 numbers twice. Such rows cannot stay under the new unique key: every row after the first
@@ -73,10 +74,13 @@ def upgrade() -> None:
     )
     op.execute(f"DELETE {_LATER_DUPLICATES}")
     op.create_index("uq_room_log_room_seq", "room_log", ["room_id", "seq"], unique=True)
+    op.add_column("room_log", sa.Column("epoch", sa.BigInteger(), nullable=True))
 
 
 def downgrade() -> None:
     """Back to 0001 (the set-aside rows return to the log)."""
+    with op.batch_alter_table("room_log") as batch:
+        batch.drop_column("epoch")
     op.drop_index("uq_room_log_room_seq", table_name="room_log")
     cols = "id, room_id, seq, match_no, kind, data, at"
     op.execute(f"INSERT INTO room_log ({cols}) SELECT {cols} FROM room_log_duplicates")
