@@ -231,3 +231,61 @@ def test_two_servers_starting_on_one_empty_database_both_start() -> None:
 
         asyncio.run(both())
         assert _sync(url, schema.read_state).revision == schema.head_revision()
+
+
+def _to_revision(revision: str) -> Any:
+    def go(conn: Connection) -> None:
+        cfg = schema._config()
+        cfg.attributes["connection"] = conn
+        try:
+            from alembic import command
+
+            command.upgrade(cfg, revision)
+        finally:
+            cfg.attributes.pop("connection", None)
+
+    return go
+
+
+def test_upgrade_from_0001_sets_doubled_log_rows_aside(database: Database) -> None:
+    """A database at 0001 whose room 1 had two servers writing seq 2 twice (the bug that
+    leases end): the later row moves to room_log_duplicates, room 1 is quarantined, room 2
+    is untouched, and the log gets its unique (room, seq) key and epoch column."""
+    _sync(database.url, _to_revision("0001"))
+
+    def fill(conn: Connection) -> None:
+        for rid in (1, 2):
+            conn.execute(text(
+                "INSERT INTO rooms (id, code, preset, ruleset, seed, private, state, closed, "
+                "created) VALUES (:i, :c, 'classic', '{}', 's', :f, '{}', :f, 0)"
+            ), {"i": rid, "c": f"room{rid}", "f": False})
+        rows = [(1, 1, "a"), (1, 2, "b"), (1, 2, "b-again"), (1, 3, "c"), (2, 1, "x"),
+                (2, 2, "y")]
+        for rid, seq, data in rows:
+            conn.execute(text(
+                "INSERT INTO room_log (room_id, seq, match_no, kind, data, at) "
+                "VALUES (:r, :s, 0, 'action', :d, 0)"), {"r": rid, "s": seq, "d": data})
+
+    _sync(database.url, fill)
+    with pytest.raises(schema.SchemaOutdated, match="has schema version 0001"):
+        asyncio.run(_start(database.url))
+    code, out, err = _cli("db", "upgrade", *database.flags)
+    assert code == 0, err
+    assert f"to schema {schema.head_revision()}" in out
+    assert _sync(database.url, _diff) == []
+
+    def read(conn: Connection) -> tuple[Any, ...]:
+        log = conn.execute(text("SELECT room_id, seq, data, epoch FROM room_log "
+                                "ORDER BY room_id, seq")).all()
+        aside = conn.execute(text("SELECT room_id, seq, data FROM room_log_duplicates")).all()
+        held = conn.execute(text("SELECT room_id FROM room_quarantine")).all()
+        return [tuple(r) for r in log], [tuple(r) for r in aside], [tuple(r) for r in held]
+
+    log, aside, held = _sync(database.url, read)
+    assert log == [(1, 1, "a", None), (1, 2, "b", None), (1, 3, "c", None),
+                   (2, 1, "x", None), (2, 2, "y", None)]
+    assert aside == [(1, 2, "b-again")] and held == [(1,)]
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
+        _sync(database.url, lambda c: c.execute(text(
+            "INSERT INTO room_log (room_id, seq, match_no, kind, data, at) "
+            "VALUES (2, 2, 0, 'action', 'twice', 0)")))

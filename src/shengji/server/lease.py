@@ -12,8 +12,6 @@ The keeper renews this process's leases every ``lease_renew_s`` and, every
 hands them to the lobby, which replays and resumes them. A room whose renewal or write
 is refused is handed back to the lobby to stop at once (``on_lost``).
 
->>> default_instance_id("box", 42, "c0ffee")
-'box-42-c0ffee'
 """
 
 from __future__ import annotations
@@ -43,11 +41,21 @@ __all__ = ["Holder", "LeaseKeeper", "RoomChange", "default_instance_id"]
 log = logging.getLogger("shengji.server.lease")
 
 
-def default_instance_id(host: str | None = None, pid: int | None = None,
+def default_instance_id(port: int, host: str | None = None, pid: int | None = None,
                         suffix: str | None = None) -> str:
-    """``<host>-<pid>-<random>``: unique per process start."""
-    return (f"{host or socket.gethostname()}-{pid or os.getpid()}-"
-            f"{suffix or secrets.token_hex(3)}")
+    """``<host>-<port>``: two live processes on one host cannot listen on one port, and a
+    server restarted on its port takes its rooms back at once instead of waiting out
+    their leases; ``<host>-<pid>-<random>`` for port 0 (any free port).
+
+    >>> default_instance_id(8765, "box")
+    'box-8765'
+    >>> default_instance_id(0, "box", 42, "c0ffee")
+    'box-42-c0ffee'
+    """
+    host = host or socket.gethostname()
+    if port:
+        return f"{host}-{port}"
+    return f"{host}-{pid or os.getpid()}-{suffix or secrets.token_hex(3)}"
 
 
 @dataclass(frozen=True)
@@ -66,7 +74,7 @@ class LeaseKeeper:
 
     def __init__(self, store: Store, settings: Settings, takeover: bool) -> None:
         self.store = store
-        self.instance = settings.instance_id or default_instance_id()
+        self.instance = settings.instance_id or default_instance_id(settings.port)
         self.address = settings.public_url or f"http://{settings.host}:{settings.port}"
         self.ttl = settings.lease_ttl_s
         self.renew_s = settings.lease_renew_s
@@ -183,7 +191,12 @@ class LeaseKeeper:
             metrics.lease_changed()
         if claimed and self.on_adopt is not None:
             log.warning("adopting %d rooms whose owner stopped renewing", len(claimed))
-            await self.on_adopt(set(claimed))
+            try:
+                await self.on_adopt(set(claimed))
+            except BaseException:  # not restored: claim them again at the next scan
+                for rid in claimed:
+                    self.store.fences.drop(rid)
+                raise
         return set(claimed)
 
     async def _renew_loop(self) -> None:

@@ -66,6 +66,10 @@ class Fences:
         """Refuse every further write of ``room_id`` (its lease is gone)."""
         self._rooms[room_id] = None
 
+    def drop(self, room_id: int) -> None:
+        """Forget ``room_id`` (claimed but never started: the next scan may claim it)."""
+        self._rooms.pop(room_id, None)
+
     def held(self) -> dict[int, Fence]:
         """The rooms held now, with their fences (a copy)."""
         return {r: f for r, f in self._rooms.items() if f is not None}

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from limits import parse_many
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -39,8 +39,9 @@ class Settings(BaseSettings):
     # Many servers on one database (docs/architecture.md, "Room leases").
     instance_id: str | None = Field(default=None, max_length=128)
     """This process's name among the servers sharing the database; default
-    ``<host>-<pid>-<random>``, new at every start. Two live processes must never share
-    one; a process restarted under the same id takes its rooms back at once."""
+    ``<host>-<port>`` (``<host>-<pid>-<random>`` with port 0). Two live processes must
+    never share one; a process restarted under the same id takes its rooms back at once
+    (others adopt a dead process's rooms once their leases expire)."""
     public_url: str | None = Field(default=None, max_length=256)
     """Where clients reach this process (``http://10.0.0.5:8765``): the owner address of
     its rooms (``GET /api/rooms/{code}/owner``) and an entry of ``GET /api/instances``.
@@ -146,6 +147,16 @@ class Settings(BaseSettings):
         if value and not value.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError("a Redis URL starts with redis://, rediss:// or unix://")
         return value or None
+
+    @model_validator(mode="after")
+    def _leases(self) -> Settings:
+        """A lease must be renewed before it runs out."""
+        if self.lease_renew_s >= self.lease_ttl_s:
+            raise ValueError(
+                f"lease_renew_s ({self.lease_renew_s:g}) must be shorter than lease_ttl_s "
+                f"({self.lease_ttl_s:g}), a third of it or less"
+            )
+        return self
 
     def resolved_database_url(self) -> str:
         """The database URL to use."""
