@@ -56,7 +56,7 @@ RECORDER = """
         // thread busy with anything, motion included, shows as a longer wait)
         const ready = () => {
           const p = document.querySelector("[data-testid=prompt]");
-          return p && /^Your turn/.test(p.textContent) && window.__shengji.game.to_act === seat;
+          return p && /^Your (turn|lead)/.test(p.textContent) && window.__shengji.game.to_act === seat;
         };
         const look = () => {
           if (ready()) {
