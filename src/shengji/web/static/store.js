@@ -354,6 +354,12 @@ function onSettled(msg) {
 }
 
 function onError(msg) {
+  if (msg.code === "moved") {
+    // Another server runs the room now (its owner died or lost its lease): the socket
+    // closes (4409) and the retry reconnects, through the proxy or router, with last_seq.
+    retry = 0;
+    return;
+  }
   if (msg.code === "auth") {
     savePlayer(null);
     exitRoom();
