@@ -518,8 +518,11 @@ class Store:
         self, room_id: int, match_no: int, record: str, players: Sequence[tuple[int, str]]
     ) -> int:
         """Store a finished match; ``players`` are ``(seat, player_id)`` of the humans. A
-        match stored before (a retried write, a restart while finishing) keeps its id."""
+        match stored before (a retried write, a restart while finishing) keeps its id.
+        ``LeaseLost`` if another process runs the room now (it records the match)."""
         async with self.sessions.begin() as s:
+            if await self.fences.refused(s, [room_id]):
+                raise LeaseLost(room_id)
             known = (
                 await s.execute(
                     select(GameRow.id).where(
