@@ -66,18 +66,22 @@ class Leases(RuleBasedStateMachine):
     def time_passes(self, dt: float) -> None:
         self.now += dt
 
-    @rule(p=st.sampled_from(PROCESSES), i=st.integers(0, 1))
-    def claim_room(self, p: str, i: int) -> None:
+    @rule(p=st.sampled_from(PROCESSES), i=st.integers(0, 1), at_start=st.booleans())
+    def claim_room(self, p: str, i: int, at_start: bool) -> None:
+        """``p`` scans for room ``i`` (``at_start``: ``p`` restarted, under its old id)."""
         r = self.rooms[i]
+        if at_start:
+            self.held[p] = {}  # a new incarnation remembers nothing
         old = self.model[r]
-        new = claim(old, p, self.now, TTL)
+        new = claim(old, p, self.now, TTL, at_start=at_start)
         skip = self.all_rooms - {r}
         got = self._run(lease_store.claim_rooms(
-            self.store.sessions, p, f"http://{p}", self.now, TTL, False, skip
+            self.store.sessions, p, f"http://{p}", self.now, TTL, False, skip, at_start
         ))
         assert (r in got) == (new is not None)
         if new is None:
-            assert old is not None and old.owner != p and not expired(old, self.now)
+            assert old is not None and not expired(old, self.now)
+            assert old.owner != p or not at_start  # a scan never takes a live lease
             return
         assert got[r] == Fence(p, new.epoch)
         assert new.epoch == (0 if old is None else old.epoch) + 1  # fences every earlier one
@@ -142,6 +146,7 @@ class Leases(RuleBasedStateMachine):
             if lease is not None and not expired(lease, self.now):
                 others = [p for p in PROCESSES if p != lease.owner]
                 assert not any(claimable(lease, p, self.now) for p in others)
+                assert not claimable(lease, lease.owner, self.now)  # nor its owner's scan
 
 
 def test_the_rules_and_the_database_decide_alike(store_url: str) -> None:

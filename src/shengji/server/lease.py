@@ -129,12 +129,14 @@ class LeaseKeeper:
             metrics.lease_changed()
         self.store.fences.lose(room_id)
 
-    async def claim(self, skip: Collection[int] = ()) -> dict[int, Fence]:
-        """Claim every room that may be claimed now (at start: every room, under
-        ``takeover``); their fences are registered. Returns them."""
+    async def claim(self, skip: Collection[int] = (), at_start: bool = False
+                    ) -> dict[int, Fence]:
+        """Claim every room that may be claimed now (``at_start`` also those under our own
+        id, and every room under ``takeover``); their fences are registered. Returns
+        them."""
         claimed = await lease_store.claim_rooms(
             self.store.sessions, self.instance, self.address, time.time(), self.ttl,
-            self.takeover, skip,
+            self.takeover and at_start, skip, at_start,
         )
         for rid, fence in claimed.items():
             self.store.fences.hold(rid, fence)
@@ -145,7 +147,6 @@ class LeaseKeeper:
         await lease_store.register_instance(
             self.store.sessions, self.instance, self.address, time.time()
         )
-        self.takeover = False  # only the first claim (the lobby's restore) takes over
         self._tasks = [
             asyncio.create_task(self._renew_loop(), name="lease-renew"),
             asyncio.create_task(self._scan_loop(), name="lease-scan"),

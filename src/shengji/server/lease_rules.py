@@ -64,20 +64,36 @@ def expired(lease: Lease, now: float) -> bool:
     return now >= lease.expires_at
 
 
-def claimable(lease: Lease | None, me: str, now: float, takeover: bool = False) -> bool:
+def claimable(
+    lease: Lease | None, me: str, now: float, *, at_start: bool = False, takeover: bool = False
+) -> bool:
     """Whether ``me`` may claim a room whose lease is ``lease`` (None: never leased): it
-    has none, it has expired, it is ``me``'s own (a restart under the same instance id
-    takes its rooms back at once), or ``takeover`` (a process that knows it is alone: one
-    SQLite server holding its data dir's lock)."""
-    return lease is None or takeover or lease.owner == me or expired(lease, now)
+    has none or it has expired; ``at_start``, also one under ``me``'s own id (a restart
+    under the same instance id takes its rooms back at once: they were its dead
+    incarnation's); ``takeover``, any (a process that knows it is alone: one SQLite
+    server holding its data dir's lock).
+
+    >>> mine = Lease("a", 3, 100.0)
+    >>> claimable(mine, "a", 50.0), claimable(mine, "a", 50.0, at_start=True)
+    (False, True)
+    """
+    if lease is None or takeover or expired(lease, now):
+        return True
+    return at_start and lease.owner == me
 
 
 def claim(
-    lease: Lease | None, me: str, now: float, ttl: float, takeover: bool = False
+    lease: Lease | None,
+    me: str,
+    now: float,
+    ttl: float,
+    *,
+    at_start: bool = False,
+    takeover: bool = False,
 ) -> Lease | None:
     """The new lease when ``me`` claims the room (the epoch bumped: every earlier holder,
     ``me``'s own earlier incarnation included, is fenced off); None when it may not."""
-    if not claimable(lease, me, now, takeover):
+    if not claimable(lease, me, now, at_start=at_start, takeover=takeover):
         return None
     return Lease(me, (0 if lease is None else lease.epoch) + 1, now + ttl)
 

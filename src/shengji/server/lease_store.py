@@ -1,8 +1,8 @@
 """Room leases in the database: the decisions of server/lease_rules.py as SQL statements
 that the database carries out atomically (one statement or one short transaction each).
 
-- ``claim_rooms``: take every room that may be claimed (never leased, expired, our own
-  instance id's, or all of them under ``takeover``) with ``UPDATE ... SET epoch = epoch + 1
+- ``claim_rooms``: take every room that may be claimed (never leased, expired, at start
+  our own instance id's, or all of them under ``takeover``) with ``UPDATE ... SET epoch = epoch + 1
   WHERE room_id = ? AND epoch = <seen> AND expires_at <= now``: of two processes claiming
   at once, exactly one changes the row.
 - ``renew``: one ``UPDATE ... WHERE owner = me RETURNING room_id, epoch``; a room we hold
@@ -139,12 +139,14 @@ async def claim_rooms(
     ttl: float,
     takeover: bool,
     skip: Collection[int],
+    at_start: bool = False,
 ) -> dict[int, Fence]:
-    """Claim every open, unquarantined room not in ``skip`` that may be claimed (see the
-    module's docstring); returns those claimed, with the fence to write them under."""
-    free = or_(
-        RoomLeaseRow.room_id.is_(None), RoomLeaseRow.expires_at <= now, RoomLeaseRow.owner == me
-    )
+    """Claim every open, unquarantined room not in ``skip`` that may be claimed
+    (lease_rules.claimable: no lease, an expired one, ``at_start`` one under our own id,
+    ``takeover`` any); returns those claimed, with the fence to write them under."""
+    free = or_(RoomLeaseRow.room_id.is_(None), RoomLeaseRow.expires_at <= now)
+    if at_start:
+        free = or_(free, RoomLeaseRow.owner == me)
     async with sessions() as s:
         candidates = (
             await s.execute(
@@ -162,7 +164,8 @@ async def claim_rooms(
     for rid, seen in candidates:
         if rid in skip:
             continue
-        epoch = await _claim_one(sessions, int(rid), seen, me, address, now, ttl, takeover)
+        epoch = await _claim_one(sessions, int(rid), seen, me, address, now, ttl,
+                                 takeover, at_start)
         if epoch is not None:
             claimed[int(rid)] = Fence(me, epoch)
     return claimed
@@ -177,6 +180,7 @@ async def _claim_one(
     now: float,
     ttl: float,
     takeover: bool,
+    at_start: bool,
 ) -> int | None:
     """Claim one room whose lease had epoch ``seen`` (None: none); the new epoch, or None
     when another process changed the lease first."""
@@ -189,7 +193,9 @@ async def _claim_one(
                     )
                 )
                 return 1
-            still = or_(_lease.c.expires_at <= now, _lease.c.owner == me)
+            still = _lease.c.expires_at <= now
+            if at_start:
+                still = or_(still, _lease.c.owner == me)
             done = await s.execute(
                 update(_lease)
                 .where(

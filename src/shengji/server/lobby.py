@@ -108,7 +108,7 @@ class Lobby:
     async def restore(self) -> int:
         """Claim every open room whose lease may be claimed (alone on SQLite: all of them)
         and reload them from the database (matches replayed); returns the count."""
-        await self.adopt(await self.leases.claim())
+        await self.adopt(await self.leases.claim(at_start=True))
         return len(self.rooms)
 
     async def adopt(self, room_ids: Collection[int]) -> None:
