@@ -58,6 +58,18 @@ def default_instance_id(port: int, host: str | None = None, pid: int | None = No
     return f"{host}-{pid or os.getpid()}-{suffix or secrets.token_hex(3)}"
 
 
+def default_address(host: str, port: int) -> str:
+    """Where other processes and clients reach this one unless ``public_url`` says: the
+    host it listens on, or its host name when it listens on every interface.
+
+    >>> default_address("127.0.0.1", 8765)
+    'http://127.0.0.1:8765'
+    """
+    if host in ("", "0.0.0.0", "::"):
+        host = socket.gethostname()
+    return f"http://{host}:{port}"
+
+
 @dataclass(frozen=True)
 class RoomChange:
     """This process ``started`` or ``stopped`` running room ``code`` (id ``room_id``);
@@ -75,7 +87,7 @@ class LeaseKeeper:
     def __init__(self, store: Store, settings: Settings, takeover: bool) -> None:
         self.store = store
         self.instance = settings.instance_id or default_instance_id(settings.port)
-        self.address = settings.public_url or f"http://{settings.host}:{settings.port}"
+        self.address = settings.public_url or default_address(settings.host, settings.port)
         self.ttl = settings.lease_ttl_s
         self.renew_s = settings.lease_renew_s
         self.scan_s = settings.lease_scan_s
