@@ -45,7 +45,7 @@ def main() -> int:
         figures = failover_drill(url, Path(logs), args.tables, args.instances)
     figures["wall_s"] = round(time.monotonic() - started, 1)
     figures["cpus"] = os.cpu_count()
-    for k in ("adopted_within_s", "humans_back_within_s"):
+    for k in ("resumed_within_s", "owner_seen_within_s", "humans_back_within_s"):
         if isinstance(figures.get(k), float):
             figures[k] = round(figures[k], 2)
     print(json.dumps(figures, indent=2))

@@ -15,6 +15,7 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -469,6 +470,25 @@ def _human_problems(t: Table, h: Human, record: str) -> list[str]:
     return out
 
 
+def _adoptions(survivors: list[Instance], since: float, rooms: set[int]) -> dict[int, float]:
+    """Seconds from ``since`` (a wall-clock time) until each room adopted by a survivor
+    was replayed and running there, read from the adopters' logs (``adopted rooms ...``)."""
+    out: dict[int, float] = {}
+    deadline = time.monotonic() + 30
+    while True:
+        for inst in survivors:
+            for line in inst.text().splitlines():
+                if "adopted rooms " not in line:
+                    continue
+                at = datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
+                ids = line.split("adopted rooms ", 1)[1].split(" ", 1)[0]
+                for rid in ids.split(","):
+                    out.setdefault(int(rid), at - since)
+        if rooms <= set(out) or time.monotonic() > deadline:
+            return out
+        time.sleep(0.2)
+
+
 def failover_drill(url: str, logs: Path, tables: int = 6, instances: int = 3) -> Msg:
     """``instances`` processes, ``tables`` tables; the first instance is killed with
     SIGKILL mid-deal. Returns the figures and every problem found (``problems``)."""
@@ -481,7 +501,7 @@ def failover_drill(url: str, logs: Path, tables: int = 6, instances: int = 3) ->
         _wait(lambda: sum(watched.dealt.values()) >= 20, 60, "cards dealt before the kill")
         on_victim = [t for t in made if t.base == victim.base]
         victim.kill()
-        killed = time.monotonic()
+        killed, killed_at = time.monotonic(), time.time()
         bases = [s.base for s in survivors]
         adopted: dict[str, float] = {}
 
@@ -495,6 +515,7 @@ def failover_drill(url: str, logs: Path, tables: int = 6, instances: int = 3) ->
             return len(adopted) == len(on_victim)
 
         _wait(all_adopted, 60, "the killed instance's rooms adopted")
+        resumed = _adoptions(survivors, killed_at, {t.room_id for t in on_victim})
         games = _finished(url, made, 300)
         problems = _problems(url, bases[0], made, games)
         humans = [h for t in on_victim for h in t.humans]
@@ -505,7 +526,9 @@ def failover_drill(url: str, logs: Path, tables: int = 6, instances: int = 3) ->
             "tables": tables,
             "instances": instances,
             "rooms_on_killed": len(on_victim),
-            "adopted_within_s": max(adopted.values()),
+            "resumed_within_s": max(resumed.get(t.room_id, 99.0) for t in on_victim),
+            "resumed_s": {str(k): round(v, 2) for k, v in sorted(resumed.items())},
+            "owner_seen_within_s": max(adopted.values()),
             "humans_back_within_s": max(reconnects, default=None),
             "problems": problems,
         }

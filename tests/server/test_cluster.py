@@ -36,7 +36,9 @@ def test_a_killed_instance_s_tables_resume_on_the_others(tmp_path: Path) -> None
     print(figures)
     assert figures["problems"] == []
     assert figures["rooms_on_killed"] == 2
-    assert figures["adopted_within_s"] <= 10, figures  # the issue's bound (lease TTL 6 s)
+    # the issue's bound: from the kill to each table replayed and running on a survivor
+    # (the lease TTL is 6 s, the scan 1 s), as the adopters' logs time it
+    assert figures["resumed_within_s"] <= 10, figures
 
 
 def test_a_frozen_owner_is_fenced_off_when_it_wakes(tmp_path: Path) -> None:

@@ -204,12 +204,15 @@ class LeaseKeeper:
             metrics.lease_changed()
         if claimed and self.on_adopt is not None:
             log.warning("adopting %d rooms whose owner stopped renewing", len(claimed))
+            started = time.monotonic()
             try:
                 await self.on_adopt(set(claimed))
             except BaseException:  # not restored: claim them again at the next scan
                 for rid in claimed:
                     self.store.fences.drop(rid)
                 raise
+            log.warning("adopted rooms %s (replayed and running in %.2f s)",
+                        ",".join(map(str, sorted(claimed))), time.monotonic() - started)
         return set(claimed)
 
     async def _renew_loop(self) -> None:
