@@ -8,6 +8,7 @@ import json
 import socket
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
@@ -111,6 +112,7 @@ def live_server(settings: Settings, app: FastAPI | None = None) -> Iterator[str]
         log_level="warning",
         ws="websockets-sansio",
         ws_max_size=1 << 20,
+        ws_per_message_deflate=settings.ws_compression,
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
@@ -155,8 +157,11 @@ class Client:
             )
         )
         self.messages: list[Msg] = []
+        self.frames: list[Msg | list[Msg]] = []
+        """Every frame as it came: a message, or a list of them (one frame, coalesced)."""
+        self._frame: deque[Msg] = deque()
         self.last_seq = 0
-        hello: Msg = {"t": "hello", "v": 1, "token": token}
+        hello: Msg = {"t": "hello", "v": 1, "token": token, "batch": True}
         if last_seq is not None:
             hello["last_seq"] = last_seq
         with suppress(ConnectionClosed):  # a refused room closes at once; read why below
@@ -167,7 +172,12 @@ class Client:
         self.ws.send(msg if isinstance(msg, str | bytes) else json.dumps(msg))
 
     def recv(self, timeout: float = 10.0) -> Msg:
-        msg: Msg = json.loads(self.ws.recv(timeout=timeout))
+        """The next message: a frame holds one, or several as a JSON array (coalesced)."""
+        if not self._frame:
+            data = json.loads(self.ws.recv(timeout=timeout))
+            self.frames.append(data)
+            self._frame.extend(data if isinstance(data, list) else [data])
+        msg: Msg = self._frame.popleft()
         self.messages.append(msg)
         if "seq" in msg:
             self.last_seq = max(self.last_seq, msg["seq"])

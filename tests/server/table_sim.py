@@ -113,7 +113,8 @@ class Sim:
                         self.on_send(e)
                     for conn, seat in to:
                         self._got(conn, seat, msg)
-                case Replay(conn=conn, seat=seat, after=after):
+                case Replay(conn=conn, seat=seat, after=after, welcome=welcome):
+                    self._got(conn, seat, welcome)
                     for b in self.backlog:
                         if b.seq is not None and b.seq > after:
                             self._got(conn, seat, b.msg)

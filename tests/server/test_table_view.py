@@ -105,3 +105,71 @@ def test_the_view_of_a_revealed_friend_counts_its_tricks_for_the_dealer() -> Non
             assert seat is not None
             m, _ = m.apply(m.legal_actions(seat).sample(rng))
     pytest.fail("no seed revealed a friend that had won points")
+
+
+def _played_by_suit_alone(m: MatchState, seat: int | None) -> list[tuple[str, str, int]]:
+    """The played-cards panel worked out the plain way, card by card (the oracle)."""
+    from shengji.core.cards import cards_str
+    from shengji.core.display import SUIT_NAMES, _trump_context
+    from shengji.core.state import Phase, display_order
+
+    s = m.deal
+    ctx = _trump_context(s, seat)
+    out = [0] * 54
+    for c in [c for t in s.tricks for _, cs in t.plays for c in cs] + [
+        c for _, cs in s.trick for c in cs
+    ]:
+        out[c] += 1
+    seen = list(out)
+    if seat is not None:
+        for k, n in enumerate(s.hands[seat]):
+            seen[k] += n
+        knows = seat == s.kitty_holder and not s.kitty_kept
+        if knows and s.phase in (Phase.CALLING, Phase.PLAYING, Phase.DONE):
+            for c in s.kitty:
+                seen[c] += 1
+    order = display_order(ctx)
+    suits = list(dict.fromkeys(ctx.esuit[k] for k in order))
+    return [
+        (
+            SUIT_NAMES[suit],
+            cards_str([k for k in order if ctx.esuit[k] == suit for _ in range(out[k])]),
+            sum(s.ruleset.decks - seen[k] for k in order if ctx.esuit[k] == suit),
+        )
+        for suit in suits
+    ]
+
+
+@pytest.mark.parametrize(
+    "name", ["classic", "four-deck", "find-friend", "three-player", "two-color", "five-player"]
+)
+def test_views_rendered_together_equal_each_seat_rendered_alone(name: str) -> None:
+    """Issue 15: an update renders the part every seat sees alike once and only the seats'
+    own fields again (``game_views``); that must be exactly each seat's whole rendering,
+    hidden declarations (four-deck), kitties, friends and auctions included."""
+    from shengji.core.views import public_view, view_for
+    from shengji.server.table_view import game_views, level_names
+
+    rs = PRESETS[name]
+    rng = random.Random(11)
+    m = MatchState.new(rs, seed=11)
+    seats: list[int | None] = [*range(rs.players), None]
+    for step in range(400):
+        together = game_views(m, seats)
+        for seat in seats:
+            deal = m.deal
+            view = public_view(deal) if seat is None else view_for(deal, seat)
+            alone = wire.render_view(
+                view,
+                level_names(m, m.team_levels),
+                m.is_over,
+                m.winner,
+                level_names(m, m.levels),
+                table_facts(deal, seat),
+            )
+            assert together[seat] == alone == game_view(m, seat), (name, step, seat)
+            panel = [(g.suit, g.cards, g.unseen) for g in together[seat].played]
+            assert panel == _played_by_suit_alone(m, seat)
+        if m.is_over:
+            break
+        m, _ = m.apply(m.legal_actions(m.to_act).sample(rng))

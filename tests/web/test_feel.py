@@ -46,9 +46,10 @@ RECORDER = """
     constructor(...a) {
       super(...a);
       this.addEventListener("message", (ev) => {
-        const m = JSON.parse(ev.data);
+        const data = JSON.parse(ev.data);  // a frame: a message, or an array of them
+        const m = [].concat(data).filter((x) => x.t === "update").pop();
         const s = window.__shengji;
-        if (m.t !== "update" || !s || s.seat == null) return;
+        if (!m || !s || s.seat == null) return;
         if (m.to_act !== s.seat || m.phase !== "playing") return;
         const at = performance.now();
         const seat = s.seat;

@@ -145,6 +145,7 @@ async def _serve(
             lifespan="off",  # run here, so that a failure is ours to explain in one line
             log_level=settings.log_level,
             ws_max_size=max(65536, settings.max_message_bytes * 4),
+            ws_per_message_deflate=settings.ws_compression,
             ws="websockets-sansio",
             log_config=LOGGING_CONFIG if log_config is None else log_config,
         )

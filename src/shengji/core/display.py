@@ -99,24 +99,28 @@ class TableFacts:
     """Per effective suit (trumps first, then ♠ ♥ ♣ ♦): the cards played so far this deal."""
 
 
-def table_facts(state: DealState, seat: int | None) -> TableFacts:
-    """The display facts of ``state`` for ``seat`` (None: a spectator).
+@dataclass(frozen=True, slots=True)
+class SharedFacts:
+    """What ``table_facts`` works out once for every seat of one state: the spectator's
+    facts, their trump context and how many of each card kind has been played. A server
+    renders one state for several seats from one ``SharedFacts`` (``shared_facts``)."""
+
+    public: TableFacts
+    ctx: TrumpContext
+    played_counts: tuple[int, ...]
+
+
+def shared_facts(state: DealState) -> SharedFacts:
+    """The seat-independent part of ``table_facts(state, ...)``, computed once.
 
     >>> from shengji.core.ruleset import PRESETS
-    >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=None)
-    >>> table_facts(s, None).roles
-    (None, None, None, None)
+    >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)
+    >>> shared_facts(s).public == table_facts(s, None)
+    True
     """
     rs = state.ruleset
-    ctx = _trump_context(state, seat)
-    hand: tuple[int, ...] = ()
-    options: tuple[Action, ...] = ()
-    if seat is not None:
-        counts = state.hands[seat]
-        hand = tuple(k for k in display_order(ctx) if counts[k] for _ in range(counts[k]))
-        legal = legal_actions(state, seat)
-        if legal.kind == "list":
-            options = tuple(a for a in legal.small if not isinstance(a, Deal | Play))
+    ctx = _trump_context(state, None)
+    counts = played_counts(state)
     won = sorted(
         c
         for t in state.tricks
@@ -126,18 +130,62 @@ def table_facts(state: DealState, seat: int | None) -> TableFacts:
         if points(c)
     )
     gain = state.result.kitty_gain if state.result is not None else 0
-    return TableFacts(
-        hand_groups=hand_groups(ctx, hand),
-        played=played_by_suit(state, seat, ctx),
+    public = TableFacts(
+        hand_groups=(),
+        played=played_by_suit(state, None, ctx, counts),
         trumps=trump_kinds(ctx),
-        hand=hand,
-        options=options,
+        hand=(),
+        options=(),
         bury_count=rs.kitty_size - len(state.kitty_kept),
         roles=seat_roles(state),
         teams=fixed_teams(rs),
         goal=attacker_goal(state),
         point_cards=tuple(won),
         penalty_points=state.attacker_points - sum(points(c) for c in won) - gain,
+    )
+    return SharedFacts(public, ctx, counts)
+
+
+def table_facts(
+    state: DealState, seat: int | None, shared: SharedFacts | None = None
+) -> TableFacts:
+    """The display facts of ``state`` for ``seat`` (None: a spectator); ``shared``: this
+    state's ``shared_facts``, when several seats are rendered (computed here otherwise).
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=None)
+    >>> table_facts(s, None).roles
+    (None, None, None, None)
+    """
+    if shared is None:
+        shared = shared_facts(state)
+    if seat is None:
+        return shared.public
+    ctx = _trump_context(state, seat)
+    hand = _runs(display_order(ctx), state.hands[seat])
+    options: tuple[Action, ...] = ()
+    legal = legal_actions(state, seat)
+    if legal.kind == "list":
+        options = tuple(a for a in legal.small if not isinstance(a, Deal | Play))
+    pub = shared.public
+    return TableFacts(
+        hand_groups=hand_groups(ctx, hand),
+        played=played_by_suit(
+            state,
+            seat,
+            ctx,
+            shared.played_counts,
+            pub.played if ctx is shared.ctx else None,
+        ),
+        trumps=pub.trumps if ctx is shared.ctx else trump_kinds(ctx),
+        hand=hand,
+        options=options,
+        bury_count=pub.bury_count,
+        roles=pub.roles,
+        teams=pub.teams,
+        goal=pub.goal,
+        point_cards=pub.point_cards,
+        penalty_points=pub.penalty_points,
     )
 
 
@@ -248,18 +296,18 @@ def hand_groups(ctx: TrumpContext, hand: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sizes)
 
 
-def played_by_suit(
-    state: DealState, seat: int | None, ctx: TrumpContext
-) -> tuple[PlayedSuit, ...]:
-    """The cards played so far per effective suit, and how many of each suit ``seat`` has not
-    seen (a spectator: not played). Under the standing declaration before trump is fixed.
+def _runs(kinds: tuple[int, ...], counts: tuple[int, ...] | list[int]) -> tuple[int, ...]:
+    """Each of ``kinds`` as many times as ``counts`` says, in order."""
+    out: list[int] = []
+    for k in kinds:
+        n = counts[k]
+        if n:
+            out.extend((k,) * n)
+    return tuple(out)
 
-    >>> from shengji.core.ruleset import PRESETS
-    >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)
-    >>> [g.unseen for g in played_by_suit(s, None, context_for(s.ruleset, 0, 1))]
-    [36, 24, 24, 24]
-    """
-    decks = state.ruleset.decks
+
+def played_counts(state: DealState) -> tuple[int, ...]:
+    """How many of each card kind has been played in this deal (tricks and the table)."""
     out = [0] * 54
     for t in state.tricks:
         for _, cards in t.plays:
@@ -268,25 +316,55 @@ def played_by_suit(
     for _, cards in state.trick:
         for c in cards:
             out[c] += 1
-    seen = list(out)
+    return tuple(out)
+
+
+@lru_cache(maxsize=512)
+def suit_kinds(ctx: TrumpContext) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The effective suits of a context in display order (trumps first), each with its card
+    kinds in display order.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> [(SUIT_NAMES[s], len(k)) for s, k in suit_kinds(context_for(PRESETS["classic"], 0, 1))]
+    [('T', 18), ('S', 12), ('C', 12), ('D', 12)]
+    """
+    kinds: dict[int, list[int]] = {}
+    for k in display_order(ctx):
+        kinds.setdefault(ctx.esuit[k], []).append(k)
+    return tuple((suit, tuple(ks)) for suit, ks in kinds.items())
+
+
+def played_by_suit(
+    state: DealState,
+    seat: int | None,
+    ctx: TrumpContext,
+    counts: tuple[int, ...] | None = None,
+    public: tuple[PlayedSuit, ...] | None = None,
+) -> tuple[PlayedSuit, ...]:
+    """The cards played so far per effective suit, and how many of each suit ``seat`` has not
+    seen (a spectator: not played). Under the standing declaration before trump is fixed.
+    ``counts``: the state's ``played_counts``; ``public``: the spectator's answer in the
+    same context (its cards are reused), when known.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)
+    >>> [g.unseen for g in played_by_suit(s, None, context_for(s.ruleset, 0, 1))]
+    [36, 24, 24, 24]
+    """
+    decks = state.ruleset.decks
+    out = played_counts(state) if counts is None else counts
+    hand: tuple[int, ...] | list[int] | None = None
+    kitty: tuple[int, ...] = ()
     if seat is not None:
-        for k, n in enumerate(state.hands[seat]):
-            seen[k] += n
+        hand = state.hands[seat]
         knows_kitty = seat == state.kitty_holder and not state.kitty_kept
         if knows_kitty and state.phase in (Phase.CALLING, Phase.PLAYING, Phase.DONE):
-            for c in state.kitty:
-                seen[c] += 1
-    order = display_order(ctx)
-    suits: list[int] = []
-    for k in order:
-        if ctx.esuit[k] not in suits:
-            suits.append(ctx.esuit[k])
-    played = [k for k in order for _ in range(out[k])]
-    return tuple(
-        PlayedSuit(
-            suit,
-            tuple(c for c in played if ctx.esuit[c] == suit),
-            sum(decks - seen[k] for k in order if ctx.esuit[k] == suit),
-        )
-        for suit in suits
-    )
+            kitty = tuple(ctx.esuit[c] for c in state.kitty)
+    groups = []
+    for i, (suit, kinds) in enumerate(suit_kinds(ctx)):
+        cards = public[i].cards if public is not None else _runs(kinds, out)
+        unseen = decks * len(kinds) - len(cards)
+        if hand is not None:
+            unseen -= sum(map(hand.__getitem__, kinds)) + kitty.count(suit)
+        groups.append(PlayedSuit(suit, cards, unseen))
+    return tuple(groups)

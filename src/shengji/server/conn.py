@@ -1,9 +1,23 @@
-"""One client's connection to a room: its player and the queue its socket's writer drains.
+"""One client's connection to a room: its player and the buffer its socket's writer drains.
+
+The room puts encoded messages into the buffer (``send``): the same bytes object for every
+connection of one audience, never copied. The writer takes whatever has gathered since it
+last ran as one frame (``next_frame``) when the client said it reads them (``hello`` with
+``batch: true``): one message as it is, several as a JSON array of them (docs/protocol.md,
+"Frames"), at most ``FRAME_BYTES`` a frame. Everything one command of the room says to a
+connection is put in before the writer runs again, so it leaves as one frame. Other clients
+get one message per frame.
+
+The buffer is bounded in messages (``max_messages``) and in bytes (``max_bytes``): a client
+that reads too slowly to keep it under both is disconnected (what was waiting for it is
+dropped; it reconnects and resumes or gets a snapshot).
 
 >>> from shengji.server.storage import Player
->>> c = Conn(Player("p1", "ann"), queue_size=16)
->>> c.send(b"{}"); c.close(4404); c.open, c.close_code
-(False, 4404)
+>>> c = Conn(Player("p1", "ann"), max_messages=16, max_bytes=100, batch=True)
+>>> c.send(b'{"a":1}'); c.send(b'{"b":2}'); c.next_frame()
+b'[{"a":1},{"b":2}]'
+>>> c.send(b"x" * 101); c.open, c.close_code   # more than 100 bytes waiting: too slow
+(False, 1000)
 """
 
 from __future__ import annotations
@@ -11,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections import deque
 
 from shengji.server.storage import Player
 
@@ -18,15 +33,34 @@ log = logging.getLogger("shengji.server.rooms")
 
 _conn_ids = itertools.count(1)
 
+FRAME_BYTES = 65536
+"""Messages are coalesced into one frame up to this size (a larger message goes alone)."""
+
 
 class Conn:
-    """One connected client: a player and its outgoing queue (drained by its socket)."""
+    """One connected client: a player and its outgoing buffer (drained by its socket)."""
 
-    def __init__(self, player: Player, queue_size: int = 4096) -> None:
+    def __init__(
+        self,
+        player: Player,
+        max_messages: int = 4096,
+        max_bytes: int = 1 << 20,
+        batch: bool = False,
+    ) -> None:
         self.id = next(_conn_ids)
         self.player = player
-        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue(queue_size)
+        self.batch = batch
+        """The client reads JSON arrays of messages (several in one frame)."""
+        self.max_messages = max_messages
+        self.max_bytes = max_bytes
+        self.pending: deque[bytes] = deque()
+        self.pending_bytes = 0
+        """The bytes waiting in ``pending``."""
+        self.ready = asyncio.Event()
+        """Set while something waits for the writer (a message, or the close)."""
         self.open = True
+        self.closing = False
+        """The writer closes the socket once ``pending`` is sent."""
         self.seat: int | None = None
         """The seat it plays, as the table last said (for presence)."""
         self.welcomed = False
@@ -52,21 +86,51 @@ class Conn:
         """Queue a message; a client too slow to keep up is disconnected."""
         if not self.open:
             return
-        try:
-            self.queue.put_nowait(data)
-        except asyncio.QueueFull:
-            log.warning("client %s too slow: disconnecting", self.player.id)
+        if (
+            len(self.pending) >= self.max_messages
+            or self.pending_bytes + len(data) > self.max_bytes
+        ):
+            log.warning(
+                "client %s too slow (%d messages, %d bytes waiting): disconnecting",
+                self.player.id,
+                len(self.pending),
+                self.pending_bytes,
+            )
+            self.pending.clear()
+            self.pending_bytes = 0
             self.close()
+            return
+        self.pending.append(data)
+        self.pending_bytes += len(data)
+        self.ready.set()
 
     def close(self, code: int = 1000) -> None:
-        """Ask the socket's writer to close the connection (with ``code``)."""
+        """Ask the socket's writer to close the connection (with ``code``) after what was
+        sent to it."""
         if not self.open:
             return
         self.open = False
+        self.closing = True
         self.close_code = code
-        while True:
-            try:
-                self.queue.put_nowait(None)
-                return
-            except asyncio.QueueFull:
-                self.queue.get_nowait()
+        self.ready.set()
+
+    def next_frame(self) -> bytes | None:
+        """What the writer sends next: the waiting messages as one frame (a JSON array of
+        them when there are several), up to ``FRAME_BYTES``; None when nothing waits."""
+        pending = self.pending
+        if not pending:
+            if not self.closing:
+                self.ready.clear()
+            return None
+        first = pending.popleft()
+        if not self.batch or not pending or len(first) + len(pending[0]) + 3 > FRAME_BYTES:
+            self.pending_bytes -= len(first)
+            return first
+        batch = [first]
+        size = len(first) + 2
+        while pending and size + len(pending[0]) + 1 <= FRAME_BYTES:
+            data = pending.popleft()
+            batch.append(data)
+            size += len(data) + 1
+        self.pending_bytes -= sum(len(b) for b in batch)
+        return b"[" + b",".join(batch) + b"]"

@@ -2,8 +2,10 @@
 
 Everything that happens to a room becomes a typed command in its inbox; ``Room.run``
 hands them to ``handle`` one at a time and carries out the effects in order: writes go to
-the store (one at a time; the answer is the next command), sends go to the connections'
-queues (the table releases a send only once the write before it is durable), wake-ups
+the store (one at a time; the answer is the next command), sends are encoded once per
+audience and the same bytes go into each connection's buffer (the table releases a send
+only once the write before it is durable; server/conn.py coalesces them into frames), public
+sequenced messages are kept for resuming clients (server/replay.py), wake-ups
 become one loop timer, bot questions go to the bot pool. The table decides everything;
 this file does only I/O.
 """
@@ -14,10 +16,11 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections import deque
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
+
+import msgspec
 
 from shengji.core.ruleset import Ruleset
 from shengji.core.stakes import PLAIN, StakeRules
@@ -27,6 +30,7 @@ from shengji.server.conn import Conn
 from shengji.server.lease_rules import LeaseLost
 from shengji.server.presence import PresenceBoard
 from shengji.server.quarantine import describe, quarantine
+from shengji.server.replay import ReplayBuffer
 from shengji.server.room_jobs import Crash, Jobs
 from shengji.server.seeds import new_match_seed
 from shengji.server.settings import Settings
@@ -49,6 +53,7 @@ from shengji.server.table.effects import (
     Disconnect,
     DrawSeed,
     Effect,
+    Message,
     Note,
     PresenceChanged,
     Replay,
@@ -58,7 +63,7 @@ from shengji.server.table.effects import (
     Write,
 )
 from shengji.server.table.model import Seat
-from shengji.server.table.render import UpdateEntry, encoded
+from shengji.server.table.render import UpdateEntry, encoded_for
 from shengji.server.table.views import room_info
 
 __all__ = ["CLIENT_FORMS", "Conn", "Room", "Seat", "action_text", "client_action"]
@@ -66,11 +71,6 @@ __all__ = ["CLIENT_FORMS", "Conn", "Room", "Seat", "action_text", "client_action
 log = logging.getLogger("shengji.server.rooms")
 
 _conn_ids = itertools.count(1)
-
-VIEW_KEEP = 64
-"""The newest updates kept with their match, to render each seat's ``game`` for a client
-resuming that recently; older ones are resent without it (the client asks for a sync)."""
-
 
 MOVED = 4409
 """Close code of a connection whose room moved to another process (its lease was lost):
@@ -123,7 +123,8 @@ class Room:
         )
         self.table = Table.empty(config, spare_seed=new_match_seed())
         self.conns: dict[int, Conn] = {}
-        self.backlog: deque[Send] = deque(maxlen=settings.log_size)
+        self.replay = ReplayBuffer(settings.replay_bytes, settings.log_size)
+        """Public sequenced messages kept for clients that resume (bounded in bytes)."""
         self.inbox: asyncio.Queue[Inbox] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.on_close: Callable[[Room], Coroutine[Any, Any, None]] | None = None
@@ -367,25 +368,23 @@ class Room:
     def _do(self, e: Effect) -> None:
         match e:
             case Send(to=to, msg=msg):
-                if e.backlog:
-                    self._keep(e)
+                frames = encoded_for(msg, {seat for _, seat in to})  # once per audience
+                if e.backlog and e.seq is not None:
+                    self._keep(e.seq, msg, frames)
                 if isinstance(msg, UpdateEntry) and msg.made_at is not None and e.backlog:
                     metrics.action_applied(self._now() - msg.made_at)  # write included
+                welcome = isinstance(msg, wire.Welcome)
                 for conn_id, seat in to:
                     c = self.conns.get(conn_id)
                     if c is not None:
-                        c.send(encoded(msg, seat))
-                        if isinstance(msg, wire.Welcome):  # presence follows its welcome
+                        c.send(frames[seat])
+                        if welcome:  # presence follows its welcome
                             c.welcomed = True
                             self._presence_soon()
-                if isinstance(msg, UpdateEntry):
-                    msg.cache.clear()  # sent: the backlog keeps the entry, not its bytes
             case Replay(conn=conn_id, seat=seat, after=after):
                 c = self.conns.get(conn_id)
                 if c is not None:
-                    for b in self.backlog:
-                        if b.seq is not None and b.seq > after:
-                            c.send(encoded(b.msg, seat))
+                    self._replay(c, seat, after, e.welcome, e.fallback)
             case Disconnect(conn=conn_id, code=code):
                 c = self.conns.pop(conn_id, None)
                 if c is not None:
@@ -413,14 +412,35 @@ class Room:
                 logger = logging.getLogger(f"shengji.server.{topic}")
                 logger.log(logging.getLevelName(level.upper()), "%s", text)
 
-    def _keep(self, send: Send) -> None:
-        """Keep a public sequenced message for clients that resume; only the newest
-        ``VIEW_KEEP`` updates keep their match (to render each seat's ``game``)."""
-        self.backlog.append(send)
-        if len(self.backlog) > VIEW_KEEP:
-            old = self.backlog[-VIEW_KEEP - 1].msg
-            if isinstance(old, UpdateEntry):
-                old.forget_match()
+    def _keep(self, seq: int, msg: Message, frames: Mapping[int | None, bytes]) -> None:
+        """Keep a public sequenced message for clients that resume, once with its audience
+        (server/replay.py): an update without ``game``, anything else as it was sent."""
+        if isinstance(msg, UpdateEntry):
+            data, own = msg.replay_forms()
+            self.replay.keep(seq, data, own)
+        else:
+            self.replay.keep(seq, frames[None])
+
+    def _replay(
+        self,
+        c: Conn,
+        seat: int | None,
+        after: int,
+        welcome: wire.Welcome,
+        fallback: wire.Snapshot,
+    ) -> None:
+        """Welcome a resuming client and resend what it missed, or, when the buffer no
+        longer holds all of it, say so and send the snapshot made for this case."""
+        missed = self.replay.since(after, seat)
+        if missed is None:
+            c.send(wire.encode(msgspec.structs.replace(welcome, resume=False)))
+            c.send(wire.encode(fallback))
+        else:
+            c.send(wire.encode(welcome))
+            for data in missed:
+                c.send(data)
+        c.welcomed = True
+        self._presence_soon()
 
     def _tick(self) -> None:
         self._timer = None

@@ -84,12 +84,21 @@ class Settings(BaseSettings):
 
     log_size: int = Field(default=1024, ge=16)
     """Messages kept per room for reconnecting clients (older: a snapshot instead)."""
+    replay_bytes: int = Field(default=65536, ge=1024)
+    """Bytes those kept messages may take per room (server/replay.py): the oldest go first;
+    a client resuming from before what is left gets a snapshot."""
     max_message_bytes: int = Field(default=4096, ge=256)
     rate_per_s: float = Field(default=20.0, gt=0)
     """Per-connection message rate (token bucket refill)."""
     rate_burst: int = Field(default=40, ge=1)
     send_queue: int = Field(default=4096, ge=16)
     """Messages queued for one slow client before it is disconnected."""
+    send_buffer_bytes: int = Field(default=262144, ge=16384)
+    """Bytes queued for one slow client before it is disconnected (server/conn.py)."""
+    ws_compression: bool = False
+    """permessage-deflate on WebSocket frames (docs/deploy.md "Compression": off by default,
+    it costs more CPU per frame than it saves at the frame sizes a table sends; on for
+    links where bandwidth costs more than CPU)."""
     max_rooms: int = Field(default=10000, ge=1)
     """Live rooms at most (closed and expired rooms do not count)."""
     storage_retry_first_s: float = Field(default=0.1, gt=0)

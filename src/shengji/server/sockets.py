@@ -50,12 +50,17 @@ async def _send_now(ws: WebSocket, msg: wire.ServerMsg) -> None:
 
 
 async def _writer(ws: WebSocket, conn: Conn) -> None:
+    """Send the connection's messages as they gather, several at once as one frame
+    (``Conn.next_frame``); close the socket after the last once the room says so."""
     try:
         while True:
-            data = await conn.queue.get()
-            if data is None:
-                break
-            await ws.send_text(data.decode())
+            await conn.ready.wait()
+            frame = conn.next_frame()
+            if frame is None:
+                if conn.closing:
+                    break
+                continue
+            await ws.send_text(frame.decode())
     except Exception:
         conn.open = False
     finally:
@@ -139,7 +144,7 @@ async def serve_socket(
         await _send_now(ws, wire.Error(seq=room.seq, code="auth", message="unknown token"))
         await ws.close(4401)
         return
-    conn = Conn(player, settings.send_queue)
+    conn = Conn(player, settings.send_queue, settings.send_buffer_bytes, hello.batch)
     conn.presence_delta = hello.presence == "delta"
     writer = asyncio.create_task(_writer(ws, conn))
     await room.join(conn, hello.last_seq)

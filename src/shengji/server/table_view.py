@@ -10,9 +10,11 @@ the display facts, so that a browser computes no rule), and a finished deal's su
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from shengji.core.actions import Action
 from shengji.core.cards import RANKS, cards_str, trump_str
-from shengji.core.display import table_facts
+from shengji.core.display import shared_facts, table_facts
 from shengji.core.match import MatchState, team_levels_of
 from shengji.core.state import DealState, Phase
 from shengji.core.views import public_view, view_for
@@ -37,6 +39,36 @@ def game_view(m: MatchState, seat: int | None) -> wire.GameView:
         level_names(m, m.levels),
         table_facts(deal, seat),
     )
+
+
+def game_views(m: MatchState, seats: Iterable[int | None]) -> dict[int | None, wire.GameView]:
+    """``game_view(m, seat)`` for each of ``seats``, the part every seat sees alike worked out
+    and rendered once (``core.display.shared_facts``, ``wire.render_seat_view``): an update
+    for four seats and the spectators costs one whole rendering and four small ones.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> m = MatchState.new(PRESETS["classic"], seed=1, first_dealer=0)
+    >>> game_views(m, [0, None]) == {0: game_view(m, 0), None: game_view(m, None)}
+    True
+    """
+    deal = m.deal
+    shared = shared_facts(deal)
+    public = wire.render_view(
+        public_view(deal),
+        level_names(m, m.team_levels),
+        m.is_over,
+        m.winner,
+        level_names(m, m.levels),
+        shared.public,
+    )
+    out: dict[int | None, wire.GameView] = {}
+    for seat in seats:
+        if seat is None:
+            out[None] = public
+        elif seat not in out:
+            facts = table_facts(deal, seat, shared)
+            out[seat] = wire.render_seat_view(public, view_for(deal, seat), facts)
+    return out
 
 
 def finished_deal(before: MatchState, action: Action, after: MatchState) -> DealState:

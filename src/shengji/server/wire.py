@@ -34,6 +34,7 @@ from shengji.server.wire_views import (
     RoomInfo,
     SeatInfo,
     action_text,
+    render_seat_view,
     render_view,
 )
 
@@ -53,6 +54,9 @@ class Hello(ClientMsg, tag="hello"):
     last_seq: int | None = None
     presence: Literal["full", "delta"] = "full"
     """v2: ``delta``: after one full ``presence``, send only ``presence_delta`` changes."""
+    batch: bool = False
+    """v2, issue 15: true: this client reads a frame holding a JSON array of messages (the
+    messages that gathered for it, sent as one frame); false: one message per frame."""
 
 
 class Sit(ClientMsg, tag="sit"):
@@ -221,5 +225,6 @@ __all__ = [
     "decode_client",
     "encode",
     "render_event",
+    "render_seat_view",
     "render_view",
 ]

@@ -88,8 +88,8 @@ class Update(ServerMsg, tag="update"):
     seat_levels: list[str] = msgspec.field(default_factory=list)
     """v2: each seat's level after this action."""
     game: GameView | None = None
-    """v2, issue 13: this client's whole view after the action (null on an old message
-    resent to a resuming client: then ask for a ``sync``)."""
+    """v2, issue 13: this client's whole view after the action (null on a message resent
+    to a resuming client: then ask for a ``sync``)."""
 
 
 class RoomUpdate(ServerMsg, tag="room"):

@@ -8,6 +8,7 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Literal
 
 import msgspec
@@ -314,7 +315,6 @@ def render_view(
             if points(c)
         )
     out = GameView(
-        seat=view.seat,
         phase=view.phase.value,
         level=LEVELS[view.level],
         deal_no=view.deal_no,
@@ -322,11 +322,7 @@ def render_view(
         defenders=list(view.defenders),
         trump=None if view.trump is None else trump_str(view.trump),
         to_act=view.to_act,
-        hand=cards_str(view.hand if facts is None else facts.hand),
         hand_sizes=list(view.hand_sizes),
-        declaration=render_declaration(view.declaration),
-        own_declaration=render_declaration(view.own_declaration),
-        kitty=None if view.kitty is None else cards_str(view.kitty),
         kitty_holder=view.kitty_holder,
         leader=view.leader,
         trick=[(seat, cards_str(cards)) for seat, cards in view.trick],
@@ -355,24 +351,55 @@ def render_view(
         friend_call=render_friend_call(view.friend_call),
         friend=view.friend,
         dealer_to_be=view.dealer_to_be,
-        friend_candidates=None if view.friend_call is None else list(view.friend_candidates),
         rights=list(view.rights),
-        declare_level=None if view.seat is None else LEVELS[view.declare_level],
+        **_seat_part(view, facts),
     )
     if facts is not None:
-        out.trumps = cards_str(facts.trumps)
-        out.options = [action_text(a) for a in facts.options]
         out.bury_count = facts.bury_count
         out.roles = list(facts.roles)
         out.teams = list(facts.teams)
         out.goal = facts.goal
         out.penalty_points = facts.penalty_points
-        out.hand_groups = list(facts.hand_groups)
-        out.played = [
+    return out
+
+
+def render_seat_view(public: GameView, view: DealView, facts: TableFacts) -> GameView:
+    """``render_view`` of a seat's ``view``, made from ``public``, the spectator's rendering
+    of the same state: only the fields a seat sees differently are rendered again (its
+    hand, declarations, kitty, friend candidates, level, trump marks, options, hand groups
+    and played-cards counts; ``core.views._view`` says which those are). The result equals
+    ``render_view(view, ...)`` (tests/server/test_table_view.py checks it)."""
+    return msgspec.structs.replace(public, **_seat_part(view, facts))
+
+
+def _seat_part(view: DealView, facts: TableFacts | None) -> dict[str, Any]:
+    """The ``GameView`` fields that depend on the viewer (not only on the state)."""
+    part: dict[str, Any] = {
+        "seat": view.seat,
+        "hand": cards_str(view.hand if facts is None else facts.hand),
+        "declaration": render_declaration(view.declaration),
+        "own_declaration": render_declaration(view.own_declaration),
+        "kitty": None if view.kitty is None else cards_str(view.kitty),
+        "friend_candidates": None
+        if view.friend_call is None
+        else list(view.friend_candidates),
+        "declare_level": None if view.seat is None else LEVELS[view.declare_level],
+    }
+    if facts is not None:
+        part["trumps"] = _cards_text(facts.trumps)
+        part["options"] = [action_text(a) for a in facts.options]
+        part["hand_groups"] = list(facts.hand_groups)
+        part["played"] = [
             PlayedGroup(suit=SUIT_NAMES[g.suit], cards=cards_str(g.cards), unseen=g.unseen)
             for g in facts.played
         ]
-    return out
+    return part
+
+
+@lru_cache(maxsize=256)
+def _cards_text(cards: tuple[int, ...]) -> str:
+    """``cards_str`` of a card list that recurs unchanged (a context's trump kinds)."""
+    return cards_str(cards)
 
 
 def _bid_ceiling(view: DealView) -> int | None:

@@ -58,10 +58,10 @@ def on_opened(s: Step, cmd: Opened) -> None:
     welcome = wire.Welcome(
         seq=t.seq, room=t.config.code, player=cmd.player, name=cmd.name, seat=seat, resume=resume
     )
-    s.tell(cmd.conn, welcome)
     if resume and cmd.last_seq is not None:
-        s.deliver(Replay(cmd.conn, seat, cmd.last_seq))
+        s.deliver(Replay(cmd.conn, seat, cmd.last_seq, welcome, snapshot(t, seat, s.now)))
     else:
+        s.tell(cmd.conn, welcome)
         s.tell(cmd.conn, snapshot(t, seat, s.now))
     s.emit(PresenceChanged())  # the away mark goes
 

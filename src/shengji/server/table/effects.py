@@ -110,11 +110,16 @@ class Send:
 
 @dataclass(frozen=True, slots=True)
 class Replay:
-    """Send ``conn`` (seeing from ``seat``) every kept public message after ``after``."""
+    """Welcome ``conn`` (seeing from ``seat``) back and send it every kept public message
+    after ``after``; when the shell no longer keeps them all (its buffer is bounded in
+    bytes), the welcome says ``resume: false`` and ``fallback`` goes instead (a snapshot
+    made with the replay, so it holds nothing not yet durable when it leaves)."""
 
     conn: int
     seat: int | None
     after: int
+    welcome: wire.Welcome
+    fallback: wire.Snapshot
 
 
 @dataclass(frozen=True, slots=True)

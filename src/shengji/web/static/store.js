@@ -193,18 +193,21 @@ function connect() {
   ws = sock;
   set({ conn: "connecting" });
   sock.onopen = () => {
-    const hello = { t: "hello", token: state.player.token, presence: "delta" };
+    const hello = { t: "hello", token: state.player.token, presence: "delta", batch: true };
     if (lastSeq != null) hello.last_seq = lastSeq;
     sock.send(JSON.stringify({ v: 2, ...hello }));
   };
   sock.onmessage = (ev) => {
-    let msg;
+    let data;
     try {
-      msg = JSON.parse(ev.data);
+      data = JSON.parse(ev.data);
     } catch {
       return;
     }
-    onMessage(msg);
+    // one frame: one message, or (hello said batch) an array of them, in order
+    if (Array.isArray(data)) for (const msg of data) onMessage(msg);
+    else onMessage(data);
+    afterFrame();
   };
   sock.onclose = () => {
     if (ws !== sock) return;
@@ -386,6 +389,7 @@ function seatOf(room, playerId) {
 
 function onSnapshot(msg) {
   syncAsked = false;
+  stale = false;
   const patch = { room: msg.room, chat: msg.chat || [], clock: stamped(msg.clock),
     hold: stamped(msg.hold) };
   patch.seat = seatOf(msg.room, state.player.id);
@@ -420,10 +424,21 @@ export function project(g) {
 }
 
 let syncAsked = false;
+let stale = false;
+
+/** After a whole frame: if an update without a view (resent to a resuming client) was not
+ * followed in the same frame by one with a view or a snapshot, ask for a snapshot once. */
+function afterFrame() {
+  if (stale && !syncAsked) {
+    syncAsked = true;
+    send({ t: "sync" });
+  }
+  stale = false;
+}
 
 /** An update: the events are shown (notices, the deal's summary); the game is replaced by
  * the view the update carries. An old update resent to a resuming client has no view:
- * then a fresh snapshot is asked for once. */
+ * then a fresh snapshot is asked for once (``afterFrame``). */
 function onUpdate(msg) {
   let summary = state.summary;
   let kitty = null;
@@ -443,9 +458,9 @@ function onUpdate(msg) {
   const patch = { summary };
   if (msg.game) {
     patch.game = project(msg.game);
-  } else if (!syncAsked) {
-    syncAsked = true;
-    send({ t: "sync" });
+    stale = false;
+  } else {
+    stale = true;
   }
   if (lastNotice) notice(lastNotice, "warn", 5000);
   set(patch);
