@@ -95,20 +95,29 @@ def take_turn(page: Page, timeout: float = 10.0) -> bool:
     if phase not in ("burying", "playing"):
         return False
     n = st["hand"]
-    page.get_by_test_id("hint").click()
-    # the hint selects cards; the server checks them; then Play is enabled
-    play = page.get_by_test_id("play")
-    expect(play).to_be_enabled(timeout=timeout * 1000)
-    if phase == "playing":
-        page.keyboard.press("Enter")  # Enter = play
-    else:
-        play.click()
-    page.wait_for_function(
-        "(n) => { const g = window.__shengji.game; return !g || g.hand.length < n; }",
-        arg=n,
-        timeout=timeout * 1000,
-    )
-    return True
+    gone = "(n) => { const g = window.__shengji.game; return !g || g.hand.length < n; }"
+    deadline = time.monotonic() + timeout
+    while True:
+        # the hint selects cards; the server checks them; then Play is enabled
+        page.get_by_test_id("hint").click()
+        play = page.get_by_test_id("play")
+        expect(play).to_be_enabled(timeout=timeout * 1000)
+        if phase == "playing":
+            page.keyboard.press("Enter")  # Enter = play
+        else:
+            play.click()
+        try:  # an update between the check and the key can void the check: press again
+            page.wait_for_function(gone, arg=n, timeout=2000)
+            return True
+        except Exception:
+            now = state(page)
+            if now.get("to") != now.get("seat") or now.get("phase") != phase:
+                # sent after all, the answer is slow: wait for it as before
+                left = max(deadline - time.monotonic(), 1.0)
+                page.wait_for_function(gone, arg=n, timeout=left * 1000)
+                return True
+            if time.monotonic() > deadline:
+                raise
 
 
 def _wait_turn_over(page: Page, phase: str, timeout: float) -> None:
