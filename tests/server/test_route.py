@@ -89,8 +89,12 @@ def test_a_client_on_one_process_plays_in_a_room_another_runs(tmp_path: Path) ->
         assert not any(e["type"] == "card_dealt" for ev, _ in _updates(cat_c).values()
                        for e in ev)
         # HTTP about the live room from another process: the room and bob's replay
-        got = httpx.get(f"{b.base}/api/rooms/{code}").json()
-        assert got["code"] == code and got["status"] == "playing"
+        # (another process's listing is up to route_lobby.REFRESH_S old: it catches up)
+        deadline = time.monotonic() + 10
+        while (got := httpx.get(f"{b.base}/api/rooms/{code}").json())["status"] != "playing":
+            assert time.monotonic() < deadline, got
+            time.sleep(0.2)
+        assert got["code"] == code
         replay = httpx.get(f"{b.base}/api/rooms/{code}/replay",
                            headers={"Authorization": f"Bearer {bob['token']}"})
         assert replay.status_code == 200, replay.text
