@@ -94,8 +94,15 @@ def take_turn(page: Page, timeout: float = 10.0) -> bool:
         return True
     if phase not in ("burying", "playing"):
         return False
-    n = st["hand"]
-    gone = "(n) => { const g = window.__shengji.game; return !g || g.hand.length < n; }"
+    n, deal = st["hand"], st["deal"]
+    # the turn is over: a card left the hand, or the deal (or the match) moved on
+    gone = ("([n, d]) => { const s = window.__shengji, g = s.game;"
+            " return !g || g.hand.length < n || g.deal_no !== d || !!s.summary"
+            " || !!s.matchOver; }")
+    # or it is this seat's turn again in the same phase: the key did nothing, press again
+    again = ("([n, d, p]) => { const s = window.__shengji, g = s.game;"
+             " return !g || g.hand.length < n || g.deal_no !== d || !!s.summary"
+             " || !!s.matchOver || (g.to_act === s.seat && g.phase === p); }")
     deadline = time.monotonic() + timeout
     while True:
         # the hint selects cards; the server checks them; then Play is enabled
@@ -107,17 +114,16 @@ def take_turn(page: Page, timeout: float = 10.0) -> bool:
         else:
             play.click()
         try:  # an update between the check and the key can void the check: press again
-            page.wait_for_function(gone, arg=n, timeout=2000)
+            page.wait_for_function(gone, arg=[n, deal], timeout=2000)
             return True
         except Exception:
-            now = state(page)
-            if now.get("to") != now.get("seat") or now.get("phase") != phase:
-                # sent after all, the answer is slow: wait for it as before
-                left = max(deadline - time.monotonic(), 1.0)
-                page.wait_for_function(gone, arg=n, timeout=left * 1000)
+            # not yet: the answer may be slow (wait for it), or the key did nothing
+            left = max(deadline - time.monotonic(), 1.0)
+            page.wait_for_function(again, arg=[n, deal, phase], timeout=left * 1000)
+            if page.evaluate(gone, [n, deal]):
                 return True
             if time.monotonic() > deadline:
-                raise
+                raise AssertionError(f"the turn was not taken: {state(page)}") from None
 
 
 def _wait_turn_over(page: Page, phase: str, timeout: float) -> None:
