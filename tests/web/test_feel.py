@@ -29,6 +29,9 @@ from tests.web.test_tables import OVERLAPS
 DESKTOP = {"width": 1280, "height": 800}
 TABLET = {"width": 820, "height": 1180}
 PHONE = {"width": 390, "height": 844}
+FOUR_DECK_DECLARATIONS = ("S2", "S2 S2", "S2 S2 S2", "S2 S2 S2 S2", "H2", "H2 H2", "H2 H2 H2",
+                          "D2", "D2 D2", "C2", "C2 C2", "LJ LJ")
+"""A dozen declarations a four-deck hand of 2s and jokers may offer at once."""
 
 RECORDER = """
 (() => {
@@ -373,11 +376,29 @@ def test_a_four_deck_hand_fits_a_phone_and_the_top_plate_stays_on_the_felt(
     page = _page(browser, PHONE, reduced_motion="reduce")
     _table(page, site, "Fa", preset="four-deck")
     expect(page.get_by_test_id("hand").locator(".hcard")).to_have_count(54, timeout=60_000)
+    # however many declarations the hand offers (here a dozen), they take one row that
+    # scrolls sideways, and the whole hand stays on the screen under them
+    page.evaluate("""(opts) => { const g = window.__shengji.game;
+      g.phase = "declaring"; g.to_act = window.__shengji.seat; g.options = opts; }""",
+                  [f"declare {c}" for c in FOUR_DECK_DECLARATIONS] + ["pass"])
+    page.keyboard.press("l")
+    page.keyboard.press("l")  # any change re-renders the table
+    expect(page.get_by_test_id("choices").locator("button")).to_have_count(12)
     box = page.evaluate("""() => { const r = [...document.querySelectorAll('.hcard')]
       .map((c) => c.getBoundingClientRect());
+      const row = document.querySelector('[data-testid=choices]');
+      const pass = document.querySelector('[data-testid=pass]').getBoundingClientRect();
       return { right: Math.max(...r.map((x) => x.right)),
-               bottom: Math.max(...r.map((x) => x.bottom)) }; }""")
+               bottom: Math.max(...r.map((x) => x.bottom)),
+               rows: new Set([...row.children].map((b) => b.offsetTop)).size,
+               scrolls: row.scrollWidth > row.clientWidth, pass: pass.right,
+               page: document.documentElement.scrollWidth }; }""")
     assert box["right"] <= PHONE["width"] and box["bottom"] <= PHONE["height"], box
+    assert box["rows"] == 1 and box["scrolls"] and box["pass"] <= PHONE["width"], box
+    assert box["page"] <= PHONE["width"], box
+    # the bots' plates keep their numbers when their names are cut short
+    for seat in (1, 2, 3):
+        expect(page.get_by_test_id(f"seat-{seat}").locator(".snum")).to_have_text(f" {seat + 1}")
     page.screenshot(path=artifacts / "four-deck-390x844.png")
     # the seat across the table, with a declaration of four cards under its plate
     page.evaluate("""() => { const s = window.__shengji;
