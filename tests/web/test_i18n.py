@@ -64,3 +64,11 @@ def test_a_deal_is_one_word_in_chinese() -> None:
     for key, text in zh.items():
         assert "第几局" not in text and "盘" not in text, key
         assert not re.search(r"第\{?\w*\}?副", text), key
+        assert not re.search(r"[上下这每]一?副(?!牌)", text), key  # 上一副 is the last deal: 上一局
+
+
+def test_no_word_is_said_twice() -> None:
+    """A slip like "asks to deal deal 3 again" in either catalog."""
+    for lang in ("en", "zh-CN"):
+        for key, text in _catalog(lang).items():
+            assert not re.search(r"\b([A-Za-z]{2,}) \1\b", text), (lang, key, text)

@@ -87,9 +87,13 @@ def test_the_replay_shows_every_trick_as_the_record_says(
     page = _signed_in(browser, site, ann, DESKTOP, "en-US")
     page.goto(site + "/#/")
     page.get_by_test_id("history-link").click()
-    row = page.get_by_test_id(f"game-{gid}")
+    row = page.get_by_test_id("my-games").get_by_test_id(f"game-{gid}")  # among my matches
     expect(row).to_contain_text("Classic")
     expect(row).to_contain_text("1 deal")
+    expect(row).to_contain_text("Ann, Random bot #2, Random bot #3, Random bot #4")
+    # the outcome the table announced: the seats that led when the deals ran out, if any
+    entry = httpx.get(f"{site}/api/players/{ann['id']}/games").json()["games"][0]
+    expect(row).to_contain_text("won by" if entry["winners"] else "no winner")
     page.screenshot(path=artifacts / "history-1280x800.png")
     page.get_by_test_id(f"replay-{gid}").click()
     expect(page.get_by_test_id("replay-start")).to_be_visible()  # declarations, kitty
@@ -163,7 +167,9 @@ def test_the_replay_on_a_phone_in_chinese(browser: Browser, site: str, artifacts
     expect(page.get_by_test_id("replay-end")).to_contain_text("闲家得分")
     page.screenshot(path=artifacts / "replay-end-390x844.png", full_page=True)
     page.goto(f"{site}/#/history")
-    expect(page.get_by_test_id(f"game-{gid}")).to_contain_text("经典")
+    row = page.get_by_test_id("my-games").get_by_test_id(f"game-{gid}")
+    expect(row).to_contain_text("经典")
+    expect(row).to_contain_text("随机机器人 #2")
     page.screenshot(path=artifacts / "history-390x844.png")
     # a game that does not exist (or another's private one) says so
     page.goto(f"{site}/#/replay/{gid + 40}")
