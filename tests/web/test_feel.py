@@ -8,6 +8,7 @@ weight."""
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import threading
 import time
@@ -77,6 +78,11 @@ RECORDER = """
 """
 
 
+def _figures(artifacts: Path, name: str, figures: dict[str, Any]) -> None:
+    """Keep what a test measured beside its screenshots (``tests/artifacts/NAME.json``)."""
+    (artifacts / f"{name}.json").write_text(json.dumps(figures, indent=1) + "\n", "utf-8")
+
+
 def _page(browser: Browser, viewport: dict[str, int], locale: str = "en-US", **kw: Any) -> Page:
     ctx = browser.new_context(viewport=viewport, locale=locale, **kw)
     ctx.add_init_script(RECORDER)
@@ -128,6 +134,10 @@ def test_cards_move_and_the_game_never_waits_for_them(
     turns = page.evaluate("() => window.__turns")
     assert len(turns) >= 6, turns
     waits = sorted(t["wait"] for t in turns)
+    _figures(artifacts, "turn-latency", {
+        "turns": len(turns), "median_ms": round(waits[len(waits) // 2], 1),
+        "max_ms": round(waits[-1], 1), "with_cards_moving": sum(1 for t in turns if t["moving"]),
+        "animations": len(anims)})
     # my turn is on the table as soon as its update is in: cards still moving or not (a
     # busy shared machine may hold one back now and then, never each one a motion's length)
     assert waits[len(waits) // 2] < 50, turns
@@ -278,6 +288,11 @@ def test_the_owner_resets_a_deal_and_ends_the_match(browser: Browser, site: str)
     page = _page(browser, DESKTOP)
     _table(page, site, "Di")
     page.wait_for_function("() => window.__shengji.game && window.__shengji.game.cards_dealt > 20")
+    # a plain room plays for nothing: a doubled stake (an overturn) is not shown at all
+    page.evaluate("() => { window.__shengji.game.stake = 2; }")
+    page.keyboard.press("l")
+    page.keyboard.press("l")  # any change re-renders the table
+    expect(page.get_by_test_id("stake")).to_have_count(0)
     page.get_by_test_id("reset-deal").click()  # no other human: the vote passes at once
     expect(page.get_by_test_id("notice")).to_contain_text("dealt again")
     expect(page.get_by_test_id("vote")).to_contain_text("Everyone agreed")
@@ -468,7 +483,7 @@ def test_the_share_link_is_the_address_others_can_open(
     page.context.close()
 
 
-def test_the_tables_first_load_is_light(browser: Browser, site: str) -> None:
+def test_the_tables_first_load_is_light(browser: Browser, site: str, artifacts: Path) -> None:
     """Everything the browser fetches until the hand is dealt: under 300 KB; the history and
     the replay viewer are not among it."""
     page = _page(browser, DESKTOP)
@@ -479,6 +494,7 @@ def test_the_tables_first_load_is_light(browser: Browser, site: str) -> None:
                    ...performance.getEntriesByType('resource')];
       return { bytes: all.reduce((n, e) => n + (e.transferSize || e.encodedBodySize || 0), 0),
                names: all.map((e) => e.name) }; }""")
+    _figures(artifacts, "first-load", {"bytes": got["bytes"], "requests": len(got["names"])})
     assert 50_000 < got["bytes"] < 300_000, got["bytes"]
     assert not any(n.endswith(("/replay.js", "/history.js")) for n in got["names"])
     page.context.close()
