@@ -146,13 +146,43 @@ def test_cards_move_and_the_game_never_waits_for_them(
     page.context.close()
 
 
-def test_nothing_moves_under_reduced_motion(browser: Browser, site: str) -> None:
+SHOWN_HAND = """() => [...document.querySelectorAll('[data-testid=hand] .hslot')]
+  .sort((a, b) => a.offsetTop - b.offsetTop || a.offsetLeft - b.offsetLeft)
+  .map((e) => e.querySelector('[data-card]').getAttribute('data-card'))"""
+"""The hand's cards as the player sees them: row by row, left to right."""
+
+RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+
+
+def _by_suit(card: str) -> tuple[int, int]:
+    """Jokers, then ♠ ♥ ♣ ♦, each high to low: the faces only, as a player sorts by suit."""
+    if card in ("BJ", "LJ"):
+        return (0, 0 if card == "BJ" else 1)
+    return ("SHCD".index(card[0]) + 1, RANKS.index(card[1:]))
+
+
+def test_nothing_moves_under_reduced_motion(
+    browser: Browser, site: str, artifacts: Path
+) -> None:
     page = _page(browser, PHONE, reduced_motion="reduce")
     _table(page, site, "Bo")
     _tricks(page, 3)
     assert page.evaluate("() => window.__anims.length") == 0
     assert page.evaluate("() => document.getAnimations().length") == 0
     assert page.evaluate("() => document.documentElement.classList.contains('still')")
+    # the hand by suit: the printed suits in turn, trumps left in theirs (marked, not moved)
+    page.get_by_test_id("settings").click()
+    page.get_by_test_id("set-handOrder-suits").click()
+    for box in ("set-fourColor", "set-sound", "set-motion"):  # not squeezed by their hints
+        size = page.get_by_test_id(box).bounding_box()
+        assert size and size["width"] >= 12 and size["height"] >= 12, (box, size)
+    page.screenshot(path=artifacts / "settings-390x844.png")
+    page.get_by_test_id("settings-close").click()
+    expect(page.get_by_test_id("hand")).to_have_attribute("data-order", "suits")
+    shown = page.evaluate(SHOWN_HAND)
+    assert sorted(shown) == sorted(page.evaluate("() => window.__shengji.game.hand"))
+    assert shown == sorted(shown, key=_by_suit), shown
+    page.screenshot(path=artifacts / "hand-by-suit-390x844.png")
     page.context.close()
 
 
