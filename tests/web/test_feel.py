@@ -146,8 +146,8 @@ def test_cards_move_and_the_game_never_waits_for_them(
     page.context.close()
 
 
-SHOWN_HAND = """() => [...document.querySelectorAll('[data-testid=hand] .hslot')]
-  .sort((a, b) => a.offsetTop - b.offsetTop || a.offsetLeft - b.offsetLeft)
+SHOWN_HAND = """() => [...document.querySelectorAll('[data-testid=hand] .hrow')]
+  .flatMap((row) => [...row.querySelectorAll('.hslot')].sort((a, b) => a.offsetLeft - b.offsetLeft))
   .map((e) => e.querySelector('[data-card]').getAttribute('data-card'))"""
 """The hand's cards as the player sees them: row by row, left to right."""
 
@@ -213,13 +213,8 @@ def test_sound_toggle_and_settings_kept_across_a_reload(
         assert cue in heard, heard
     assert page.evaluate("() => window.__anims.length") == 0  # motion is off
     # the hand: the server's suit groups, trumps on the right
-    order = page.evaluate("""() => {
-      const g = window.__shengji.game;
-      const shown = [...document.querySelectorAll('[data-testid=hand] .hslot')]
-        .sort((a, b) => a.offsetTop - b.offsetTop || a.offsetLeft - b.offsetLeft)
-        .map((e) => e.querySelector('[data-card]').getAttribute('data-card'));
-      return { shown, hand: g.hand, groups: g.hand_groups };
-    }""")
+    order = {"shown": page.evaluate(SHOWN_HAND), **page.evaluate(
+        "() => ({ hand: window.__shengji.game.hand, groups: window.__shengji.game.hand_groups })")}
     runs, at = [], 0
     for n in order["groups"]:
         runs.append(order["hand"][at: at + n])
