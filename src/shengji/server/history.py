@@ -10,6 +10,9 @@ kitty, the deal-end summary with each seat's level change). After a match every 
 up; for a live match (``GET /api/rooms/{code}/replay``) a player sees only its own hand and
 what its seat saw, a spectator no hand at all.
 
+About 400 lines for a reason: the replay positions, the history listing and their HTTP
+routes share one masking of hands per viewer, kept in one file so no hidden card leaks.
+
 >>> from shengji.core.record import GameRecord
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.bots.driver import play_match
