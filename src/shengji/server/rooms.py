@@ -9,6 +9,11 @@ is durable; server/conn.py coalesces them into frames), public sequenced message
 for resuming clients (server/replay.py), wake-ups
 become one loop timer, bot questions go to the bot pool. The table decides everything;
 this file does only I/O.
+
+It is a little over 400 lines for a reason: the shell's whole I/O surface (the inbox and
+its task, the effects carried out, the resume buffer, presence flushes, quarantine on a
+bug) and the read-only facade the lobby and HTTP API use stay in one class, so what the
+table asks for and how it is done are read together.
 """
 
 from __future__ import annotations
