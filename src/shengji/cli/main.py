@@ -9,6 +9,7 @@ need the ``server`` extra (cli/extras.py).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn, cast
@@ -290,5 +291,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:  # reported by the subcommand's parser where it has its own way (serve)
         owner: argparse.ArgumentParser = getattr(args, "usage_errors", parser)
         owner.error(f"unrecognized arguments: {' '.join(unknown)}")
-    result: int = args.func(args)
+    try:
+        result: int = args.func(args)
+    except BrokenPipeError:  # `shengji protocol-schema | head`: the reader has had enough
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes at exit
+        return 141  # as a shell reports a pipe's writer killed by SIGPIPE (128 + 13)
     return result
