@@ -163,6 +163,7 @@ def run_point(
             database_url=args.database_url,
             log=args.server_log,
             nice=args.nice,
+            extra_env=args.server_env.get(label),
             gc_log=str(Path(data_dir) / "gc.log"),
         )
         clients: list[subprocess.Popen[str]] = []
@@ -434,6 +435,18 @@ def summary(result: dict[str, Any]) -> str:
     return "\n".join(rows)
 
 
+def parse_server_env(specs: list[str]) -> dict[str, dict[str, str]]:
+    """``LABEL:KEY=VALUE`` items as ``{label: {key: value}}``."""
+    out: dict[str, dict[str, str]] = {}
+    for spec in specs:
+        label, _, pair = spec.partition(":")
+        key, eq, value = pair.partition("=")
+        if not (label and key and eq):
+            raise SystemExit(f"--server-env {spec!r}: expected LABEL:KEY=VALUE")
+        out.setdefault(label, {})[key] = value
+    return out
+
+
 def parse_servers(specs: list[str]) -> list[tuple[str, str]]:
     """``LABEL=PATH`` pairs (a bare PATH is labelled by its folder name)."""
     out = []
@@ -486,6 +499,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data-root", default=None,
                     help="where the temp SQLite data dirs go (default: the system's temp "
                          "folder; /dev/shm takes the disk's fsync out of the figures)")
+    ap.add_argument("--server-env", action="append", default=[], metavar="LABEL:KEY=VALUE",
+                    help="an environment variable for one server (repeat), e.g. "
+                         "nofreeze:SHENGJI_GC_FREEZE=0 with --server nofreeze=.")
     ap.add_argument("--server-log", default=None, help="append the servers' output here")
     ap.add_argument("--summary", metavar="FILE",
                     help="print a results file as a Markdown table and run nothing")
@@ -498,6 +514,7 @@ def main(argv: list[str] | None = None) -> int:
     # a SIGTERM unwinds like Ctrl-C, so the server and client processes are stopped too
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     servers = parse_servers(args.server)
+    args.server_env = parse_server_env(args.server_env)
     files = raise_open_files()
     args.open_files = files
     cap = (files - 256) // 5  # the server holds five sockets per table
@@ -517,6 +534,7 @@ def main(argv: list[str] | None = None) -> int:
         "autogroup": autogroup,
         "data_root": args.data_root or tempfile.gettempdir(),
         "servers": dict(servers),
+        "server_env": args.server_env,
         "database": args.database_url or f"sqlite in {args.data_root or tempfile.gettempdir()}",
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "load_avg": os.getloadavg(),

@@ -10,6 +10,7 @@ import pytest
 from shengji.bots.registry import bot_names, make_bot
 from shengji.cli.main import main
 from shengji.core.record import GameRecord, replay, replay_steps
+from shengji.core.ruleset import PRESETS
 from tests.core.test_properties_game import check_cards
 
 FOUR = "random,random,random,random"
@@ -75,13 +76,31 @@ def test_records_replay_to_the_same_result(
     assert total == 3
 
 
-@pytest.mark.parametrize("name", ["four-deck", "bianfeng", "huanle", "lianzhong-three-deck"])
+ISSUE_12_PRESETS = {
+    "find-friend": "items 1, 2, 6, 7: the nearest holder, 翻主方 deals, smallest, 联众 list",
+    "five-player": "items 1, 3, 4: the nearest holder, 抢亮 tiers, 级数不浪费 / 王 / 亮牌权",
+    "classic": "item 2: the first declarer deals",
+    "one-deck": "item 2: the first declarer deals",
+    "two-color": "item 2: the first declarer deals",
+    "three-deck": "items 2, 3: the first declarer deals, 抢亮 tiers",
+    "lianzhong": "items 2, 7: 翻主方 deals, the multiplier list",
+    "bianfeng": "items 2, 6, 7: 翻主方 deals, smallest failed throw, the multiplier list",
+    "four-deck": "item 5: the 连四 follow tables",
+    "huanle": "item 8: 反底 as a standing rule",
+    "lianzhong-three-deck": "item 8: 联众's three decks",
+}
+"""Every preset whose play issue 12 changed, and the items that changed it."""
+
+
+@pytest.mark.parametrize("name", sorted(ISSUE_12_PRESETS))
 def test_seeded_arena_of_a_platform_preset_conserves_cards(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # issue 12: the presets whose rules changed play whole seeded arenas, every card
     # accounted for at every step of every deal (hands + kitty + tricks = the pack)
-    d = arena_json(capsys, "--preset", name, "--bots", "heuristic,random,heuristic,random",
+    players = PRESETS[name].players
+    bots = ",".join(("heuristic", "random")[i % 2] for i in range(players))
+    d = arena_json(capsys, "--preset", name, "--bots", bots,
                    "--deals", "10", "--seed", "3", "--record", str(tmp_path))
     assert d["deals"] == 10
     finished = 0

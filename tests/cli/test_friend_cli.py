@@ -105,6 +105,28 @@ def test_the_replay_tells_a_farther_holder_is_not_the_friend() -> None:
     assert "不是朋友" in zh.getvalue()
 
 
+def test_a_player_at_the_terminal_is_not_told_who_the_secret_friend_is() -> None:
+    """`shengji play` narrates what the player's seat can know: the holder nearest the dealer
+    learns it is the friend, the others only that the friend is secret (a replay tells all)."""
+    from shengji.cli.replay import Narrator
+    from shengji.core.match import MatchState
+
+    s = bury_back(pass_round(deal_out(stacked(
+        PRESETS["find-friend"], {0: "S3", 1: "SA S4", 2: "S5", 3: "SA"}, fill_seed=1))))
+    m = MatchState(PRESETS["find-friend"], 1, (0,) * 4, 0, s)
+    m, events = m.apply(CallFriend(0, parse_card("SA"), 1))
+    told = {}
+    for viewer in (0, 1, 2, 3):
+        out = io.StringIO()
+        narrator = Narrator(out, "en", m, None, viewer=viewer)
+        for e in events:
+            narrator.event(e, m)
+        told[viewer] = out.getvalue()
+    assert "you are the friend" in told[1]
+    for viewer in (0, 2, 3):
+        assert "secret until it plays SA" in told[viewer] and "#2" not in told[viewer], told
+
+
 def test_the_text_summary_names_no_fixed_teams(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["arena", "--preset", "find-friend", "--bots", "heuristic,random,heuristic,random",
             "--deals", "2", "--seed", "4"]

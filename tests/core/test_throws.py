@@ -115,13 +115,13 @@ def test_smallest_prefers_the_lowest_bottom_card() -> None:
 
 
 def test_structure_first_wider_before_narrower() -> None:
-    three = rules("three-deck")
-    assert three.throw_forced == "structure-first"
+    # the room option: a failing triple before a failing pair before a failing single
+    wide = rules("three-deck", throw_forced="structure-first")
     lead = "SK SK SK S5 S5 S3"
     others = ("SA SA SA", "S6 S6", "S4")
-    assert forced(lead, *others, level="2", ruleset=three) == "SK SK SK"
-    small = rules("three-deck", throw_forced="smallest")
-    assert forced(lead, *others, level="2", ruleset=small) == "S3"
+    assert forced(lead, *others, level="2", ruleset=wide) == "SK SK SK"
+    assert forced("SK SK SK S5 S5", "S6 S6", "SA SA SA", level="2", ruleset=wide) == "SK SK SK"
+    assert forced(lead, *others, level="2", ruleset="three-deck") == "S3"  # the preset
 
 
 # ---------------------------------------------------------------- 边锋: the smallest (Decision 111)
@@ -145,11 +145,14 @@ def test_bianfeng_failed_throw_plays_the_smallest(name: str) -> None:
     assert forced("S9 S8 S8 S4 S4", "S5 S5", ruleset=bf) == "S4 S4"
 
 
-def test_bianfeng_smallest_where_structure_first_differs() -> None:
-    # the pair QQ fails to KK and the single 3 fails to 5: 边锋 plays the 3, not the pair
+@pytest.mark.parametrize("name", ["bianfeng", "lianzhong"])
+def test_smallest_where_structure_first_differs(name: str) -> None:
+    # the pair QQ fails to KK and the single 3 fails to 5: 边锋 and 联众 play the 3, not the
+    # pair (Decisions 111, 138); the room option plays the pair
     lead, others = "HA HQ HQ H3", ("HK HK", "H5")
-    assert forced(lead, *others, trump="S", ruleset="bianfeng") == "H3"
-    assert forced(lead, *others, trump="S", ruleset="lianzhong") == "HQ HQ"  # 联众 keeps it
+    assert forced(lead, *others, trump="S", ruleset=name) == "H3"
+    wide = rules(name, throw_forced="structure-first")
+    assert forced(lead, *others, trump="S", ruleset=wide) == "HQ HQ"
 
 
 def test_unit_beaten_and_cards_for_unit() -> None:

@@ -47,11 +47,15 @@ def test_throw() -> None:
     assert a == {"valid": False, "play": "S9", "failed": ["S9"], "reason": "the throw failed"}
     ok = ask(op="throw", lead="SA SA SK", others=["S3", "", "C4"])
     assert ok == {"valid": True, "play": "SA SA SK", "failed": [], "reason": None}
-    # 边锋 plays the smallest failing unit, 联众 the biggest structure (Decision 111)
+    # 边锋 and 联众 play the smallest failing unit (Decisions 111, 138); the biggest structure
+    # is a room option
     bf = ask(op="throw", preset="bianfeng", trump="S", lead="HA HQ HQ H3", others=["HK HK", "H5"])
     assert (bf["play"], sorted(bf["failed"])) == ("H3", ["H3", "HQ HQ"])
     lz = ask(op="throw", preset="lianzhong", trump="S", lead="HA HQ HQ H3", others=["HK HK", "H5"])
-    assert lz["play"] == "HQ HQ"
+    assert lz["play"] == "H3"
+    wide = ask(op="throw", preset="lianzhong", options={"throw_forced": "structure-first"},
+               trump="S", lead="HA HQ HQ H3", others=["HK HK", "H5"])
+    assert wide["play"] == "HQ HQ"
 
 
 def test_kitty() -> None:

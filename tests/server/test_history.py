@@ -5,6 +5,7 @@ as a game that does not exist); the match being played, as the asking seat saw i
 
 from __future__ import annotations
 
+import json
 import random
 
 import httpx
@@ -18,7 +19,7 @@ from shengji.core.events import TrickWon
 from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, replay_steps
 from shengji.core.ruleset import PRESETS
-from shengji.server.history import record_filename, replay_positions
+from shengji.server.history import game_entry, record_filename, replay_positions
 from tests.server.helpers import Client, finished_match, new_player, new_room
 
 
@@ -102,6 +103,25 @@ def test_a_live_view_shows_only_what_the_seat_saw(seat: int | None) -> None:
     for b in deal["burials"]:
         assert (b["picked"] is not None) == (b["seat"] == seat)
         assert (b["buried"] is not None) == (b["seat"] == seat)
+
+
+def _row(result: dict[str, object]) -> dict[str, object]:
+    record = {"ruleset": PRESETS["classic"].to_dict(), "players": ["ann", "random", "bob",
+                                                                    "random"], "result": result}
+    return {"id": 7, "match_no": 1, "finished": 1764547200.0, "preset": "classic",
+            "record": json.dumps(record)}
+
+
+def test_a_match_cut_short_is_won_by_the_seats_on_the_highest_level() -> None:
+    """As the table announced it at the match's end: the leaders win; all level, nobody."""
+    played_out = game_entry(_row({"deals": 9, "levels": ["A", "K", "A", "K"], "winners": [1, 3]}))
+    assert played_out["winners"] == [1, 3]  # the match's own winners stand
+    cut_short = game_entry(_row({"deals": 1, "levels": ["3", "2", "3", "2"], "winners": []}))
+    assert cut_short["winners"] == [0, 2]
+    level = game_entry(_row({"deals": 1, "levels": ["2", "2", "2", "2"], "winners": []}))
+    assert level["winners"] == []
+    broken = game_entry({**_row({}), "record": "not json"})
+    assert broken["winners"] == [] and broken["players"] == []
 
 
 def test_history_lists_downloads_and_replays_a_finished_match(server: str) -> None:

@@ -4,6 +4,7 @@ others out of seats; anyone may still take a free seat. A room from before owner
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import httpx
@@ -110,3 +111,24 @@ def test_a_room_without_an_owner_is_open_to_everyone_and_owners_survive_restarts
         c = Client(base, owned["code"], eve["token"])
         assert _refused(c, {"t": "add_bot", "v": 2, "seat": 0})["code"] == "not-owner"
         c.close()
+
+
+def test_a_room_its_owner_closed_leaves_the_lobby_and_is_not_restored(tmp_path: Path) -> None:
+    settings = fast_settings(str(tmp_path))
+    with live_server(settings) as base:
+        ann = new_player(base, "ann")
+        room = new_room(base, ann["token"], bots={"1": "random"})
+        code = room["code"]
+        owner = Client(base, code, ann["token"])
+        owner.send({"t": "close_room", "v": 2})
+        err = owner.wait(lambda m: m["t"] == "error")
+        assert err["code"] == "no-room" and "closed by its owner" in err["message"]
+        owner.close()
+        deadline = time.monotonic() + 10
+        while httpx.get(f"{base}/api/rooms/{code}").status_code != 404:
+            assert time.monotonic() < deadline, "the closed room is still served"
+            time.sleep(0.05)
+        assert code not in {r["code"] for r in httpx.get(f"{base}/api/rooms").json()}
+        assert sql(tmp_path, "SELECT closed FROM rooms WHERE code = :c", c=code) == [(True,)]
+    with live_server(settings) as base:  # a restart does not bring it back
+        assert httpx.get(f"{base}/api/rooms/{code}").status_code == 404

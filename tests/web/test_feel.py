@@ -8,6 +8,7 @@ weight."""
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import threading
 import time
@@ -29,6 +30,9 @@ from tests.web.test_tables import OVERLAPS
 DESKTOP = {"width": 1280, "height": 800}
 TABLET = {"width": 820, "height": 1180}
 PHONE = {"width": 390, "height": 844}
+FOUR_DECK_DECLARATIONS = ("S2", "S2 S2", "S2 S2 S2", "S2 S2 S2 S2", "H2", "H2 H2", "H2 H2 H2",
+                          "D2", "D2 D2", "C2", "C2 C2", "LJ LJ")
+"""A dozen declarations a four-deck hand of 2s and jokers may offer at once."""
 
 RECORDER = """
 (() => {
@@ -72,6 +76,11 @@ RECORDER = """
   };
 })();
 """
+
+
+def _figures(artifacts: Path, name: str, figures: dict[str, Any]) -> None:
+    """Keep what a test measured beside its screenshots (``tests/artifacts/NAME.json``)."""
+    (artifacts / f"{name}.json").write_text(json.dumps(figures, indent=1) + "\n", "utf-8")
 
 
 def _page(browser: Browser, viewport: dict[str, int], locale: str = "en-US", **kw: Any) -> Page:
@@ -125,6 +134,10 @@ def test_cards_move_and_the_game_never_waits_for_them(
     turns = page.evaluate("() => window.__turns")
     assert len(turns) >= 6, turns
     waits = sorted(t["wait"] for t in turns)
+    _figures(artifacts, "turn-latency", {
+        "turns": len(turns), "median_ms": round(waits[len(waits) // 2], 1),
+        "max_ms": round(waits[-1], 1), "with_cards_moving": sum(1 for t in turns if t["moving"]),
+        "animations": len(anims)})
     # my turn is on the table as soon as its update is in: cards still moving or not (a
     # busy shared machine may hold one back now and then, never each one a motion's length)
     assert waits[len(waits) // 2] < 50, turns
@@ -133,13 +146,43 @@ def test_cards_move_and_the_game_never_waits_for_them(
     page.context.close()
 
 
-def test_nothing_moves_under_reduced_motion(browser: Browser, site: str) -> None:
+SHOWN_HAND = """() => [...document.querySelectorAll('[data-testid=hand] .hrow')]
+  .flatMap((row) => [...row.querySelectorAll('.hslot')].sort((a, b) => a.offsetLeft - b.offsetLeft))
+  .map((e) => e.querySelector('[data-card]').getAttribute('data-card'))"""
+"""The hand's cards as the player sees them: row by row, left to right."""
+
+RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
+
+
+def _by_suit(card: str) -> tuple[int, int]:
+    """Jokers, then ♠ ♥ ♣ ♦, each high to low: the faces only, as a player sorts by suit."""
+    if card in ("BJ", "LJ"):
+        return (0, 0 if card == "BJ" else 1)
+    return ("SHCD".index(card[0]) + 1, RANKS.index(card[1:]))
+
+
+def test_nothing_moves_under_reduced_motion(
+    browser: Browser, site: str, artifacts: Path
+) -> None:
     page = _page(browser, PHONE, reduced_motion="reduce")
     _table(page, site, "Bo")
     _tricks(page, 3)
     assert page.evaluate("() => window.__anims.length") == 0
     assert page.evaluate("() => document.getAnimations().length") == 0
     assert page.evaluate("() => document.documentElement.classList.contains('still')")
+    # the hand by suit: the printed suits in turn, trumps left in theirs (marked, not moved)
+    page.get_by_test_id("settings").click()
+    page.get_by_test_id("set-handOrder-suits").click()
+    for box in ("set-fourColor", "set-sound", "set-motion"):  # not squeezed by their hints
+        size = page.get_by_test_id(box).bounding_box()
+        assert size and size["width"] >= 12 and size["height"] >= 12, (box, size)
+    page.screenshot(path=artifacts / "settings-390x844.png")
+    page.get_by_test_id("settings-close").click()
+    expect(page.get_by_test_id("hand")).to_have_attribute("data-order", "suits")
+    shown = page.evaluate(SHOWN_HAND)
+    assert sorted(shown) == sorted(page.evaluate("() => window.__shengji.game.hand"))
+    assert shown == sorted(shown, key=_by_suit), shown
+    page.screenshot(path=artifacts / "hand-by-suit-390x844.png")
     page.context.close()
 
 
@@ -170,13 +213,8 @@ def test_sound_toggle_and_settings_kept_across_a_reload(
         assert cue in heard, heard
     assert page.evaluate("() => window.__anims.length") == 0  # motion is off
     # the hand: the server's suit groups, trumps on the right
-    order = page.evaluate("""() => {
-      const g = window.__shengji.game;
-      const shown = [...document.querySelectorAll('[data-testid=hand] .hslot')]
-        .sort((a, b) => a.offsetTop - b.offsetTop || a.offsetLeft - b.offsetLeft)
-        .map((e) => e.querySelector('[data-card]').getAttribute('data-card'));
-      return { shown, hand: g.hand, groups: g.hand_groups };
-    }""")
+    order = {"shown": page.evaluate(SHOWN_HAND), **page.evaluate(
+        "() => ({ hand: window.__shengji.game.hand, groups: window.__shengji.game.hand_groups })")}
     runs, at = [], 0
     for n in order["groups"]:
         runs.append(order["hand"][at: at + n])
@@ -275,6 +313,11 @@ def test_the_owner_resets_a_deal_and_ends_the_match(browser: Browser, site: str)
     page = _page(browser, DESKTOP)
     _table(page, site, "Di")
     page.wait_for_function("() => window.__shengji.game && window.__shengji.game.cards_dealt > 20")
+    # a plain room plays for nothing: a doubled stake (an overturn) is not shown at all
+    page.evaluate("() => { window.__shengji.game.stake = 2; }")
+    page.keyboard.press("l")
+    page.keyboard.press("l")  # any change re-renders the table
+    expect(page.get_by_test_id("stake")).to_have_count(0)
     page.get_by_test_id("reset-deal").click()  # no other human: the vote passes at once
     expect(page.get_by_test_id("notice")).to_contain_text("dealt again")
     expect(page.get_by_test_id("vote")).to_contain_text("Everyone agreed")
@@ -373,11 +416,29 @@ def test_a_four_deck_hand_fits_a_phone_and_the_top_plate_stays_on_the_felt(
     page = _page(browser, PHONE, reduced_motion="reduce")
     _table(page, site, "Fa", preset="four-deck")
     expect(page.get_by_test_id("hand").locator(".hcard")).to_have_count(54, timeout=60_000)
+    # however many declarations the hand offers (here a dozen), they take one row that
+    # scrolls sideways, and the whole hand stays on the screen under them
+    page.evaluate("""(opts) => { const g = window.__shengji.game;
+      g.phase = "declaring"; g.to_act = window.__shengji.seat; g.options = opts; }""",
+                  [f"declare {c}" for c in FOUR_DECK_DECLARATIONS] + ["pass"])
+    page.keyboard.press("l")
+    page.keyboard.press("l")  # any change re-renders the table
+    expect(page.get_by_test_id("choices").locator("button")).to_have_count(12)
     box = page.evaluate("""() => { const r = [...document.querySelectorAll('.hcard')]
       .map((c) => c.getBoundingClientRect());
+      const row = document.querySelector('[data-testid=choices]');
+      const pass = document.querySelector('[data-testid=pass]').getBoundingClientRect();
       return { right: Math.max(...r.map((x) => x.right)),
-               bottom: Math.max(...r.map((x) => x.bottom)) }; }""")
+               bottom: Math.max(...r.map((x) => x.bottom)),
+               rows: new Set([...row.children].map((b) => b.offsetTop)).size,
+               scrolls: row.scrollWidth > row.clientWidth, pass: pass.right,
+               page: document.documentElement.scrollWidth }; }""")
     assert box["right"] <= PHONE["width"] and box["bottom"] <= PHONE["height"], box
+    assert box["rows"] == 1 and box["scrolls"] and box["pass"] <= PHONE["width"], box
+    assert box["page"] <= PHONE["width"], box
+    # the bots' plates keep their numbers when their names are cut short
+    for seat in (1, 2, 3):
+        expect(page.get_by_test_id(f"seat-{seat}").locator(".snum")).to_have_text(f" {seat + 1}")
     page.screenshot(path=artifacts / "four-deck-390x844.png")
     # the seat across the table, with a declaration of four cards under its plate
     page.evaluate("""() => { const s = window.__shengji;
@@ -447,7 +508,7 @@ def test_the_share_link_is_the_address_others_can_open(
     page.context.close()
 
 
-def test_the_tables_first_load_is_light(browser: Browser, site: str) -> None:
+def test_the_tables_first_load_is_light(browser: Browser, site: str, artifacts: Path) -> None:
     """Everything the browser fetches until the hand is dealt: under 300 KB; the history and
     the replay viewer are not among it."""
     page = _page(browser, DESKTOP)
@@ -458,6 +519,7 @@ def test_the_tables_first_load_is_light(browser: Browser, site: str) -> None:
                    ...performance.getEntriesByType('resource')];
       return { bytes: all.reduce((n, e) => n + (e.transferSize || e.encodedBodySize || 0), 0),
                names: all.map((e) => e.name) }; }""")
+    _figures(artifacts, "first-load", {"bytes": got["bytes"], "requests": len(got["names"])})
     assert 50_000 < got["bytes"] < 300_000, got["bytes"]
     assert not any(n.endswith(("/replay.js", "/history.js")) for n in got["names"])
     page.context.close()

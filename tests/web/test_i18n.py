@@ -49,7 +49,7 @@ def test_keys_made_from_data_are_in_the_catalogs() -> None:
     """Keys the code builds from values: settings choices, vote outcomes, declaration kinds."""
     en = _catalog("en")
     made = {f"settings.cardSize.{v}" for v in ("small", "medium", "large")}
-    made |= {f"settings.handOrder.{v}" for v in ("server", "trumps-right")}
+    made |= {f"settings.handOrder.{v}" for v in ("server", "trumps-right", "suits")}
     made |= {f"settings.lang.{v}" for v in ("zh-CN", "en")}
     made |= {f"vote.{v}" for v in ("passed", "refused", "void")}
     kinds = ("declare", "overturn", "reinforce", "self-overturn", "outranked", "rebury")
@@ -64,3 +64,11 @@ def test_a_deal_is_one_word_in_chinese() -> None:
     for key, text in zh.items():
         assert "第几局" not in text and "盘" not in text, key
         assert not re.search(r"第\{?\w*\}?副", text), key
+        assert not re.search(r"[上下这每]一?副(?!牌)", text), key  # 上一副 is the last deal: 上一局
+
+
+def test_no_word_is_said_twice() -> None:
+    """A slip like "asks to deal deal 3 again" in either catalog."""
+    for lang in ("en", "zh-CN"):
+        for key, text in _catalog(lang).items():
+            assert not re.search(r"\b([A-Za-z]{2,}) \1\b", text), (lang, key, text)

@@ -24,6 +24,7 @@ from tests.server.helpers import Msg, finished_match, new_player
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 820, "height": 1180}
 
 SHOWN = """() => {
   const cards = (id) => [...document.querySelectorAll(`[data-testid=${id}] [data-card]`)]
@@ -87,9 +88,13 @@ def test_the_replay_shows_every_trick_as_the_record_says(
     page = _signed_in(browser, site, ann, DESKTOP, "en-US")
     page.goto(site + "/#/")
     page.get_by_test_id("history-link").click()
-    row = page.get_by_test_id(f"game-{gid}")
+    row = page.get_by_test_id("my-games").get_by_test_id(f"game-{gid}")  # among my matches
     expect(row).to_contain_text("Classic")
     expect(row).to_contain_text("1 deal")
+    expect(row).to_contain_text("Ann, Random bot #2, Random bot #3, Random bot #4")
+    # the outcome the table announced: the seats that led when the deals ran out, if any
+    entry = httpx.get(f"{site}/api/players/{ann['id']}/games").json()["games"][0]
+    expect(row).to_contain_text("won by" if entry["winners"] else "no winner")
     page.screenshot(path=artifacts / "history-1280x800.png")
     page.get_by_test_id(f"replay-{gid}").click()
     expect(page.get_by_test_id("replay-start")).to_be_visible()  # declarations, kitty
@@ -163,10 +168,36 @@ def test_the_replay_on_a_phone_in_chinese(browser: Browser, site: str, artifacts
     expect(page.get_by_test_id("replay-end")).to_contain_text("闲家得分")
     page.screenshot(path=artifacts / "replay-end-390x844.png", full_page=True)
     page.goto(f"{site}/#/history")
-    expect(page.get_by_test_id(f"game-{gid}")).to_contain_text("经典")
+    row = page.get_by_test_id("my-games").get_by_test_id(f"game-{gid}")
+    expect(row).to_contain_text("经典")
+    expect(row).to_contain_text("随机机器人 #2")
     page.screenshot(path=artifacts / "history-390x844.png")
     # a game that does not exist (or another's private one) says so
     page.goto(f"{site}/#/replay/{gid + 40}")
     expect(page.get_by_test_id("replay-error")).to_be_visible()
+    assert page.__dict__["errors"] == []
+    page.context.close()
+
+
+def test_a_find_friend_replay_on_a_tablet(browser: Browser, site: str, artifacts: Path) -> None:
+    """The friend call before the first lead, the friend shown at the trick that revealed
+    it; the viewer fits a tablet held upright."""
+    ann = new_player(site, "Ann")
+    gid, _ = finished_match(site, ann["token"], preset="find-friend")
+    deal = httpx.get(f"{site}/api/games/{gid}/replay").json()["deals"][0]
+    call = deal["friend_call"]["card"]
+    page = _signed_in(browser, site, ann, TABLET, "en-US")
+    page.goto(f"{site}/#/replay/{gid}/1/0")
+    suit = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    label = "Big joker" if call == "BJ" else "Little joker" if call == "LJ" else (
+        suit[call[0]] + call[1:])
+    expect(page.get_by_test_id("replay-friend")).to_contain_text(label)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= TABLET["width"]
+    page.screenshot(path=artifacts / "replay-friend-820x1180.png")
+    revealed = [i for i, p in enumerate(deal["positions"]) if p.get("friend_revealed") is not None]
+    if revealed:  # the friend played the card: that trick names it
+        page.goto(f"{site}/#/replay/{gid}/1/{revealed[0]}")
+        expect(page.get_by_test_id("replay-friend-revealed")).to_contain_text("friend")
+        page.screenshot(path=artifacts / "replay-friend-revealed-820x1180.png")
     assert page.__dict__["errors"] == []
     page.context.close()

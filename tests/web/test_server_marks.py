@@ -22,10 +22,11 @@ from playwright.sync_api import Error as PlaywrightError
 from shengji.core.actions import Action, Deal, Pass
 from shengji.core.cards import cards_str, parse_cards, points
 from shengji.core.display import table_facts
-from shengji.core.events import FriendRevealed
+from shengji.core.events import FriendRevealed, NotFriend
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import Phase
+from shengji.core.views import public_view
 from shengji.server.wire import action_text
 from tests.server.helpers import Client, new_player, new_room
 from tests.web.table import create_room, enter, play_until, state
@@ -184,6 +185,90 @@ def test_the_find_a_friend_point_pile_before_and_after_the_reveal(
     assert final_points == _sum(final_cards) + res["penalty_points"] + gain
     expect(summary).to_contain_text(f"found: p{friend}")
     _shots(page, artifacts, "friend-summary")
+    assert errors == []
+    for c in clients:
+        c.close()
+    ctx.close()
+
+
+def _not_friend_script(seed: str) -> tuple[list[tuple[int, Action]], int, int]:
+    """A first deal of find-a-friend for the match seed ``seed``, nobody declaring, in which
+    a holder farther from the dealer plays the called card before the friend does (and the
+    deal goes on): the non-deal actions, the index of that play and its seat."""
+    for r in range(2000):
+        rng = random.Random(r)
+        m = MatchState.new(PRESETS["find-friend"], seed)
+        script: list[tuple[int, Action]] = []
+        while m.deal.deal_no == 0 and not m.is_over:
+            d, seat = m.deal, m.to_act
+            assert seat is not None
+            if d.phase is Phase.DEALING:
+                action: Action = Deal()
+            elif d.phase is Phase.DECLARING:
+                action = Pass(seat)
+            else:
+                action = m.legal_actions(seat).sample(rng)
+            m, events = m.apply(action)
+            if isinstance(action, Deal):
+                continue
+            script.append((seat, action))
+            shown = [e.seat for e in events if isinstance(e, NotFriend)]
+            if shown and m.deal.deal_no == 0 and m.deal.phase is Phase.PLAYING:
+                return script, len(script) - 1, shown[0]
+    raise AssertionError("no deal of this seed has a farther holder play the card first")
+
+
+def test_a_farther_holder_playing_the_card_is_shown_not_to_be_the_friend(
+    browser: Browser, site: str, artifacts: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Seed 002 "如果庄自己没有该牌，则按出牌顺序，靠近庄家的有该牌的玩家和他是对家" (rules.md
+    Decision 90): a seat that plays the called card without being revealed is not the
+    friend. The table says so (a notice), marks that seat an attacker and shows, from the
+    public plays alone, the seats that may still be the friend — the view's
+    ``friend_candidates``, which the engine computes."""
+    _fix_seed(monkeypatch, "5eed0000000000b2")
+    script, shown, seat = _not_friend_script("5eed0000000000b2/1")
+    players = [new_player(site, f"p{i}") for i in range(4)]
+    room = new_room(site, players[0]["token"], preset="find-friend", max_deals=1)
+    clients = [Client(site, room["code"], p["token"]) for p in players]
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = ctx.new_page()
+    errors = _errors(page)
+    enter(page, site, "Watcher", path=f"/#/room/{room['code']}")
+    expect(page.get_by_test_id("waiting")).to_be_visible()
+    for i, c in enumerate(clients):
+        c.send({"t": "sit", "v": 2, "seat": i})
+        c.send({"t": "ready", "v": 2})
+    got = clients[0].wait(lambda x: x["t"] == "update" and x["phase"] == "declaring")
+    seq = got["seq"]
+    match = MatchState.new(PRESETS["find-friend"], "5eed0000000000b2/1")
+    while match.deal.phase is Phase.DEALING:
+        match, _ = match.apply(Deal())
+    for who, action in script[: shown + 1]:
+        clients[who].act(action_text(action))
+        got = clients[who].wait(
+            lambda x, after=seq: x["t"] == "error" or (x["t"] == "update" and x["seq"] > after)
+        )
+        assert got["t"] == "update", got
+        seq = got["seq"]
+        match, _ = match.apply(action)
+    deal = match.deal
+    assert deal.friend is None and deal.friend_seat not in (None, seat)
+    maybe = public_view(deal).friend_candidates
+    assert seat not in maybe and deal.friend_seat in maybe
+
+    expect(page.get_by_test_id("notice")).to_contain_text(f"p{seat} played")
+    expect(page.get_by_test_id("notice")).to_contain_text("is not the friend")
+    expect(page.get_by_test_id(f"not-friend-{seat}")).to_be_visible()
+    for i in maybe:  # one seat left: everyone can tell it is the friend
+        mark = f"friend-{i}" if len(maybe) == 1 else f"maybe-friend-{i}"
+        expect(page.get_by_test_id(mark)).to_be_visible()
+    expect(page.get_by_test_id("friend-status")).to_contain_text("not revealed yet")
+    if len(maybe) > 1:
+        expect(page.get_by_test_id("friend-status")).to_contain_text("may be")
+    shown_maybe = page.evaluate("() => window.__shengji.game.friend_candidates")
+    assert tuple(shown_maybe) == maybe
+    _shots(page, artifacts, "friend-not-friend")
     assert errors == []
     for c in clients:
         c.close()

@@ -13,6 +13,9 @@ True
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from importlib.resources import files
 from typing import Any
 
 EN: dict[str, str] = {
@@ -65,6 +68,14 @@ EN: dict[str, str] = {
         "({friend}, hidden until it plays {card})"
     ),
     "friend-called-alone": "  {seat} calls {card}: no other seat holds one, the dealer plays alone",
+    "friend-called-secret": (
+        "  {seat} calls {card}: the holder nearest the dealer is the friend, secret until it "
+        "plays {card}"
+    ),
+    "friend-called-you": (
+        "  {seat} calls {card}: you hold it nearest the dealer, so you are the friend (secret "
+        "until you play it)"
+    ),
     "not-friend": "  {seat} plays {card} but is not the friend: a seat nearer the dealer holds one",
     "friend-revealed": "  {seat} plays {card}: the dealer's friend",
     "rights": "  亮牌权: {seats} (the last deal's attackers) declared, each at its own level",
@@ -99,7 +110,9 @@ EN: dict[str, str] = {
     "play.group-trump": "trump",
     "play.declare-now": "declare? ({options}; Enter = no, hint): ",
     "play.declare-window": "declare ({options}) or pass (or hint): ",
+    "play.declare-none": "nothing to declare: pass (Enter) or hint: ",
     "play.rebury-window": "反底 ({options}) or pass (or hint): ",
+    "play.rebury-none": "nothing to overturn the kitty with (反底): pass (Enter) or hint: ",
     "play.nothing": "nothing",
     "play.bury": "kitty was {kitty}; bury {n} cards (or hint): ",
     "play.trick": "  trick: {trick}",
@@ -166,9 +179,15 @@ ZH: dict[str, str] = {
         "  {seat} 找朋友：{card}，按出牌顺序靠近庄家的持有者是朋友（{friend}，出此牌时亮明）"
     ),
     "friend-called-alone": "  {seat} 找朋友：{card}，别家都没有此牌，庄家一打多",
+    "friend-called-secret": (
+        "  {seat} 找朋友：{card}，按出牌顺序靠近庄家的持有者是朋友（出此牌时亮明）"
+    ),
+    "friend-called-you": (
+        "  {seat} 找朋友：{card}，你是离庄家最近的持有者，你就是朋友（出此牌前别人不知道）"
+    ),
     "not-friend": "  {seat} 出 {card}，但不是朋友：离庄家更近的玩家有此牌",
     "friend-revealed": "  {seat} 出 {card}：庄家的朋友",
-    "rights": "  亮牌权：{seats}（上一副的抓分方）各用自己的级牌亮主",
+    "rights": "  亮牌权：{seats}（上一局的闲家）各用自己的级牌亮主",
     "winners": "{seats}",
     "auction": "  亮底 {shown}；竞标：{bids}；{dealer} 坐庄，抓分方须得 {target} 分",
     "bid": "{seat} {target}分",
@@ -199,7 +218,9 @@ ZH: dict[str, str] = {
     "play.group-trump": "主",
     "play.declare-now": "亮主吗？（{options}；回车 = 不亮，hint = 提示）：",
     "play.declare-window": "亮主（{options}）或 pass 不亮（hint = 提示）：",
+    "play.declare-none": "没有可亮的牌：pass 不亮（或直接回车；hint = 提示）：",
     "play.rebury-window": "反底（{options}）或 pass 不反（hint = 提示）：",
+    "play.rebury-none": "没有可以反底的牌：pass 不反（或直接回车；hint = 提示）：",
     "play.nothing": "无",
     "play.bury": "底牌是 {kitty}；扣 {n} 张（hint = 提示）：",
     "play.trick": "  本轮：{trick}",
@@ -249,6 +270,31 @@ CATALOGS: dict[str, dict[str, str]] = {"en": EN, "zh": ZH}
 def tr(lang: str, key: str, **fields: Any) -> str:
     """The message ``key`` in ``lang`` with ``fields`` filled in (English if unknown)."""
     return CATALOGS.get(lang, EN)[key].format(**fields)
+
+
+@cache
+def _table_words(lang: str) -> dict[str, str]:
+    """The browser table's catalog for ``lang`` (its preset and bot names), or nothing."""
+    if lang != "zh":
+        return {}
+    try:
+        path = files("shengji") / "web" / "static" / "i18n" / "zh-CN.json"
+        words: dict[str, str] = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return words
+
+
+def named(lang: str, kind: str, name: str) -> str:
+    """A preset's or a bot's name as the browser table says it in ``lang`` (``kind``
+    ``preset`` or ``bot``); the name itself where it has none (English, a plug-in bot).
+
+    >>> named("zh", "preset", "classic"), named("zh", "bot", "heuristic")
+    ('经典 · QQ游戏（两副牌）', '智能机器人')
+    >>> named("en", "bot", "heuristic"), named("zh", "bot", "my.module:Bot")
+    ('heuristic', 'my.module:Bot')
+    """
+    return _table_words(lang).get(f"{kind}.{name}", name)
 
 
 def plural(lang: str, key: str, n: int) -> str:

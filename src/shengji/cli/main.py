@@ -9,6 +9,7 @@ need the ``server`` extra (cli/extras.py).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -265,5 +266,10 @@ def _add_rooms(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``shengji`` console script."""
     args = build_parser().parse_args(argv)
-    result: int = args.func(args)
+    try:
+        result: int = args.func(args)
+    except BrokenPipeError:  # `shengji protocol-schema | head`: the reader has had enough
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # no second error when Python flushes at exit
+        return 141  # as a shell reports a pipe's writer killed by SIGPIPE (128 + 13)
     return result

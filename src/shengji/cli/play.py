@@ -26,7 +26,7 @@ from shengji.bots.registry import (
     parse_bot_spec,
     with_think_ms,
 )
-from shengji.cli.i18n import refusal, tr
+from shengji.cli.i18n import named, refusal, tr
 from shengji.cli.replay import Narrator
 from shengji.core.actions import (
     Action,
@@ -168,10 +168,12 @@ class HumanPlayer:
         self.show(view)
         declarations = " / ".join(
             cards_str(a.cards) for a in legal.small if isinstance(a, Declare)
-        ) or self.t("play.nothing")
+        )
         if phase is Phase.DEALING:
             while True:
-                text = self._ask(self.t("play.declare-now", options=declarations))
+                text = self._ask(
+                    self.t("play.declare-now", options=declarations or self.t("play.nothing"))
+                )
                 if not text:
                     return None
                 if text.lower() in HINTS:
@@ -181,7 +183,8 @@ class HumanPlayer:
                 if action is not None:
                     return action
         if phase in (Phase.DECLARING, Phase.REBURY):
-            key = "play.rebury-window" if phase is Phase.REBURY else "play.declare-window"
+            key = "play.rebury" if phase is Phase.REBURY else "play.declare"
+            key += "-window" if declarations else "-none"  # nothing to show: say so
             while True:
                 text = self._ask(self.t(key, options=declarations))
                 if text.lower() in ("", "pass", "p"):
@@ -333,10 +336,11 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
     )
     you = seat_label(lang, seat)
     out.write(
-        tr(lang, "play.intro", ruleset=ruleset.name, seat=you, partner=partner, bots=args.bots)
+        tr(lang, "play.intro", ruleset=named(lang, "preset", ruleset.name), seat=you,
+           partner=partner, bots=named(lang, "bot", args.bots))
         + "\n"
     )
-    printer = Narrator(out, lang, MatchState.new(ruleset, args.seed), None)
+    printer = Narrator(out, lang, MatchState.new(ruleset, args.seed), None, viewer=seat)
 
     def narrate(_action: Action, state: MatchState, events: list[Event]) -> None:
         for e in visible(events, seat):

@@ -54,6 +54,7 @@ from shengji.core.events import (
 )
 from shengji.core.match import MatchState, team_of
 from shengji.core.record import GameRecord, record_result, replay_steps
+from shengji.core.views import view_for
 
 
 class ReplayError(Exception):
@@ -88,8 +89,14 @@ class _Deal:
 class Narrator:
     """Turns events into lines; prints only the lines of ``only`` (0-based) if given."""
 
-    def __init__(self, out: TextIO, lang: str, start: MatchState, only: int | None) -> None:
+    def __init__(
+        self, out: TextIO, lang: str, start: MatchState, only: int | None,
+        viewer: int | None = None,
+    ) -> None:
         self.out = out
+        self.viewer = viewer
+        """The seat whose player reads along (``shengji play``): only what it may know is
+        told (who the secret friend is, among others); None: a replay, everything."""
         self.lang = lang
         self.players = start.ruleset.players
         self.per_seat = start.ruleset.partnership != "fixed"
@@ -165,8 +172,16 @@ class Narrator:
         elif isinstance(e, FriendCalled):
             seat, card = self.seat(e.seat), card_str(e.card)
             deal = state.deal
+            # who holds the card is the secret of the deal: a player reads what its seat can
+            # tell (it holds it nearest the dealer, or every copy is in sight), a replay all
+            known = (None if self.viewer is None
+                     else view_for(deal, self.viewer).friend_candidates)
             if deal.ruleset.friend_rule != "nearest-holder":
                 self.emit(self.t("friend-called", seat=seat, nth=e.nth, card=card))
+            elif known is not None and known == (self.viewer,):
+                self.emit(self.t("friend-called-you", seat=seat, card=card))
+            elif known is not None and known:
+                self.emit(self.t("friend-called-secret", seat=seat, card=card))
             elif deal.friend_seat is None:
                 self.emit(self.t("friend-called-alone", seat=seat, card=card))
             else:

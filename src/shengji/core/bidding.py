@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from shengji.core.cards import BJ, JOKER_LEVEL, LJ, NO_TRUMP, card, cards_str, trump_str
 from shengji.core.ruleset import Ruleset
@@ -147,22 +148,38 @@ def beats_rebury(new: Declaration, current: Declaration | None) -> bool:
 def candidate_declarations(
     seat: int, hand: Sequence[int], level: int, ruleset: Ruleset
 ) -> list[Declaration]:
-    """Every declaration the cards of ``hand`` (a count vector) can show, weakest first."""
+    """Every declaration the cards of ``hand`` (a count vector) can show, weakest first.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> hand = [0] * 54; hand[card(0, 1)] = 2; hand[BJ] = 2
+    >>> [cards_str(d.cards) for d in candidate_declarations(0, hand, 1, PRESETS["classic"])]
+    ['S3', 'S3 S3', 'BJ BJ']
+    """
+    suits = () if level == JOKER_LEVEL else tuple(hand[card(s, level)] for s in range(4))
+    return list(_candidates(seat, suits, hand[LJ], hand[BJ], level, ruleset))
+
+
+@lru_cache(maxsize=4096)
+def _candidates(
+    seat: int, suits: tuple[int, ...], lj: int, bj: int, level: int, ruleset: Ruleset
+) -> tuple[Declaration, ...]:
+    """``candidate_declarations`` from what it depends on: how many level cards of each suit
+    (none at the joker level) and jokers the hand holds (a dealt card changes one seat's
+    hand; the others' answers are looked up)."""
     out: list[Declaration] = []
-    suits: list[list[int]] = [[], [], [], []]
-    for s in range(4 if level != JOKER_LEVEL else 0):  # the joker level: jokers only
-        k = card(s, level)
+    by_colour: list[list[int]] = [[], [], [], []]
+    for s, n in enumerate(suits):
         target = {2: 1, 3: 0}.get(s, s) if ruleset.two_color else s
-        suits[target].extend([k] * hand[k])
-    for cards in suits:
+        by_colour[target].extend([card(s, level)] * n)
+    for cards in by_colour:
         for n in range(1, len(cards) + 1):
             d = make_declaration(seat, cards[:n], level, ruleset)
             if d is not None:
                 out.append(d)
-    for j in (LJ, BJ):
-        for n in range(2, hand[j] + 1):
+    for j, held in ((LJ, lj), (BJ, bj)):
+        for n in range(2, held + 1):
             out.append(Declaration(seat, (j,) * n, NO_TRUMP, n, j))
-    return out
+    return tuple(out)
 
 
 def legal_declarations(

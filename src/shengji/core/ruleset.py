@@ -172,7 +172,8 @@ class Ruleset:
     throw_policy: ThrowPolicy = "validated"
     """甩牌: allowed and checked against the other hands / only when others are void / never."""
     throw_forced: ThrowForced = "smallest"
-    """Which failing unit a failed throw must play: the smallest, or the biggest structure."""
+    """Which failing unit a failed throw must play: the smallest (every preset, Decision 138),
+    or the biggest structure (a room option)."""
     failed_throw_penalty: int = 0
     """Points given to the other side for a failed throw (tournament: 10)."""
     kitty_formula: KittyFormula = "power-of-size"
@@ -434,7 +435,7 @@ PRESETS: dict[str, Ruleset] = {
         kitty_formula="lianzhong",
         level_table="lianzhong",
         follow_order="lianzhong",
-        throw_forced="structure-first",
+        throw_forced="smallest",  # "其它情况符合两副牌拖拉机规则" (seed 000 §一; Decision 138)
         first_deal_overturn_takes_dealer=True,
     ),
     "bianfeng": Ruleset(
@@ -454,7 +455,7 @@ PRESETS: dict[str, Ruleset] = {
         kitty_size=6,
         level_table="three-deck",
         declaration="grab",
-        throw_forced="structure-first",
+        throw_forced="smallest",  # "则其必须出欲联出的牌中的最小牌" (seed 000 §二; Decision 138)
     ),
     "four-deck": Ruleset(
         name="four-deck",
@@ -510,7 +511,7 @@ PRESETS: dict[str, Ruleset] = {
         kitty_size=7,
         level_table="three-deck",
         declaration="grab",
-        throw_forced="structure-first",
+        throw_forced="smallest",  # "出牌规则和3副牌升级一致", as three-deck (Decision 138)
         partnership="find-friend",
         level_sequence=(*_FULL_SEQUENCE, JOKER_LEVEL),
         must_play=(parse_rank("J"), parse_rank("A"), JOKER_LEVEL),

@@ -2,8 +2,10 @@
 
 A throw is valid when no other player holds, in the same suit, a unit of the same shape
 that beats one of its units. When it fails the leader plays one failing unit instead:
-the smallest (fewest cards, then lowest), or with ``throw_forced="structure-first"`` the
-failing unit of the biggest structure (tractor, then triple, then pair, then single).
+the smallest (the lowest bottom card, then fewer cards, then the lower top), as every preset
+does ("则其必须出欲联出的牌中的最小牌"), or with the room option
+``throw_forced="structure-first"`` the failing unit of the biggest structure (tractor, then
+triple, then pair, then single).
 
 >>> from shengji.core.order import context
 >>> from shengji.core.cards import parse_cards as p, counts_of, cards_str
@@ -11,6 +13,9 @@ failing unit of the biggest structure (tractor, then triple, then pair, then sin
 >>> r = check_throw(p("S9 S8 S8 S4 S4"), [counts_of(p("SJ"))], context(8, 1), PRESETS["classic"])
 >>> r.valid, cards_str(r.play)
 (False, 'S9')
+>>> others = [counts_of(p("SA SA SA")), counts_of(p("S5 S5"))]  # three decks: KKK and 44 fail
+>>> cards_str(check_throw(p("SK SK SK S4 S4"), others, context(0, 1), PRESETS["three-deck"]).play)
+'S4 S4'
 """
 
 from __future__ import annotations

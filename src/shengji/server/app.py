@@ -20,7 +20,7 @@ from starlette.types import ASGIApp
 
 from shengji.bots.registry import bot_names
 from shengji.core.ruleset import PRESETS
-from shengji.server import metrics, wire
+from shengji.server import gc_tuning, metrics, wire
 from shengji.server.bodylimit import BodyLimit
 from shengji.server.bots_runner import BotRunner
 from shengji.server.datadir_lock import DataDirLock
@@ -123,6 +123,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
                 lobby.watchers.append(router)
                 await router.start()
             app.state.router = router
+            gc_tuning.tune(freeze=settings.gc_freeze, young=settings.gc_young)
             try:
                 n = await lobby.restore()
                 if n:

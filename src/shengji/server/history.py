@@ -10,6 +10,9 @@ kitty, the deal-end summary with each seat's level change). After a match every 
 up; for a live match (``GET /api/rooms/{code}/replay``) a player sees only its own hand and
 what its seat saw, a spectator no hand at all.
 
+About 400 lines for a reason: the replay positions, the history listing and their HTTP
+routes share one masking of hands per viewer, kept in one file so no hidden card leaks.
+
 >>> from shengji.core.record import GameRecord
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.bots.driver import play_match
@@ -55,6 +58,7 @@ from shengji.core.events import (
 )
 from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, replay_steps
+from shengji.core.ruleset import Ruleset
 from shengji.core.state import DealState, Phase, display_order
 from shengji.server.table.model import Table
 from shengji.server.table_view import deal_summary, finished_deal, level_names
@@ -295,6 +299,25 @@ def _close(cur: _Deal, deal: DealState) -> dict[str, Any]:
 # --------------------------------------------------------------------------- listings
 
 
+def leading_seats(ruleset: Any, levels: Any) -> list[int]:
+    """The winners of a match cut short (its deals played, or ended early by the owner), as
+    the table announced them: the seats on the highest level of the ruleset's sequence; none
+    when every seat is on the same level (or the record cannot say).
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> rs = PRESETS["tournament"].to_dict()
+    >>> leading_seats(rs, ["10", "5", "10", "5"]), leading_seats(rs, ["2", "2", "2", "2"])
+    ([0, 2], [])
+    """
+    try:
+        order = [LEVELS[i] for i in Ruleset.from_dict(ruleset).level_sequence]
+        at = [order.index(str(lv)) for lv in levels]
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        return []
+    top = [seat for seat, k in enumerate(at) if k == max(at)] if at else []
+    return [] if len(top) == len(at) else top
+
+
 def game_entry(row: dict[str, Any]) -> dict[str, Any]:
     """One finished match for the history page: ``row`` holds ``id``, ``match_no``,
     ``finished``, ``preset``, ``private``, ``record`` (JSON) and maybe ``seat``."""
@@ -315,7 +338,7 @@ def game_entry(row: dict[str, Any]) -> dict[str, Any]:
         "players": players if isinstance(players, list) else [],
         "seats": ruleset.get("players") if isinstance(ruleset, dict) else None,
         "deals": result.get("deals"),
-        "winners": result.get("winners", []),
+        "winners": result.get("winners") or leading_seats(ruleset, result.get("levels")),
         "levels": result.get("levels", []),
         "filename": record_filename(str(row["preset"]), int(row["id"]), float(row["finished"])),
     }

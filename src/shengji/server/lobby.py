@@ -131,6 +131,8 @@ class Lobby:
         self._lock = asyncio.Lock()
         self.watchers: list[RoomWatcher] = []
         """Told when rooms start and stop here (the router, with Redis)."""
+        self._closing: set[asyncio.Task[None]] = set()
+        """Rooms their table closed, being stopped (``_close_soon``)."""
 
     async def restore(self) -> int:
         """Claim every open room this process may run (on SQLite, alone: all of them;
@@ -308,6 +310,7 @@ class Lobby:
         lease is lost too (another process runs it now)."""
         room.on_failure = self._forget
         room.on_lost = self._lost
+        room.on_close = self._close_soon
         self.rooms[room.code] = room
         room.start()
 
@@ -395,6 +398,12 @@ class Lobby:
         live: list[Room | IdleRoom] = [*self.rooms.values(), *self.idle.values()]
         return sum(1 for r in live if r.owner == player)
 
+    def _close_soon(self, room: Room) -> None:
+        """The table closed ``room`` for good: close it from a task of the lobby's."""
+        task = asyncio.create_task(self.close_room(room))
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
     async def close_room(self, room: Room) -> None:
         """Close a room for good: out of the lobby, its task stopped, its row closed."""
         if self.rooms.get(room.code) is room:
@@ -416,6 +425,8 @@ class Lobby:
 
     async def close(self) -> None:
         """Stop every room (their leases are released after: ``LeaseKeeper.stop``)."""
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
         for room in list(self.rooms.values()):
             self._stopped(room.code)
             await room.stop()

@@ -9,6 +9,11 @@ is durable; server/conn.py coalesces them into frames), public sequenced message
 for resuming clients (server/replay.py), wake-ups
 become one loop timer, bot questions go to the bot pool. The table decides everything;
 this file does only I/O.
+
+It is a little over 400 lines for a reason: the shell's whole I/O surface (the inbox and
+its task, the effects carried out, the resume buffer, presence flushes, quarantine on a
+bug) and the read-only facade the lobby and HTTP API use stay in one class, so what the
+table asks for and how it is done are read together.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -128,7 +133,10 @@ class Room:
         """Public sequenced messages kept for clients that resume (bounded in bytes)."""
         self.inbox: asyncio.Queue[Inbox] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
-        self.on_close: Callable[[Room], Coroutine[Any, Any, None]] | None = None
+        self.on_close: Callable[[Room], None] | None = None
+        """Told when the table closes the room for good (the owner closed it): the lobby
+        then stops the room and closes its row, from a task of its own (a job of the room's
+        would be cancelled by the stop it asks for)."""
         """Called when the table closes the room (the lobby forgets it)."""
         self._timer: asyncio.TimerHandle | None = None
         self._presence_timer: asyncio.TimerHandle | None = None
@@ -415,7 +423,7 @@ class Room:
                 self.jobs.spawn(self.jobs.trim_chat(before), "trim chat")
             case CloseRoom():
                 if self.on_close is not None:
-                    self.jobs.spawn(self.on_close(self), "close")
+                    self.on_close(self)
             case Note(level=level, text=text, topic=topic):
                 logger = logging.getLogger(f"shengji.server.{topic}")
                 logger.log(logging.getLevelName(level.upper()), "%s", text)

@@ -139,6 +139,13 @@ class Settings(BaseSettings):
     """A room with nobody connected and nothing to do (no bot to ask, no timer due) for this
     long leaves memory: a stub of a few KiB stays in the lobby and the room is reloaded
     from its log when someone comes (0: rooms stay in memory)."""
+    gc_freeze: bool = True
+    """Move the objects that exist at start-up out of the garbage collector's sight before
+    rooms are restored (server/gc_tuning.py): full collections, which pause every table,
+    then walk the rooms' objects only."""
+    gc_young: int = Field(default=0, ge=0)
+    """Allocations that start a collection of the youngest generation (0: Python's own,
+    700)."""
     max_spectators: int = Field(default=100, ge=0)
     """Connections per room without a seat; more are refused (``room-full``); a seated
     player and the owner always get in."""

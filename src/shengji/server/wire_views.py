@@ -2,6 +2,10 @@
 them, typed (msgspec Structs), and their rendering from the core's views. Cards are in the
 project's notation, several cards as one string: ``"SA SA SK"``.
 
+A little over 400 lines for a reason: the view structs and the functions that render them
+from the core's views sit side by side, so a field and where its value comes from are
+read together (the events and server messages are in wire_events.py and wire_server.py).
+
 >>> render_declaration(None) is None
 True
 """

@@ -318,9 +318,13 @@ class TableChanges(TypedDict, total=False):
     ended_early: bool
 
 
-_FIELDS = tuple(f.name for f in fields(Table))
+_SLOTS: tuple[tuple[str, Any, Any], ...] = tuple(
+    (f.name, getattr(Table, f.name).__get__, getattr(Table, f.name).__set__)
+    for f in fields(Table)
+)
+"""Each field's name and its slot's get and set (a slot written directly skips the frozen
+dataclass's ``__setattr__`` and the name lookups of ``getattr``)."""
 _new = object.__new__
-_set = object.__setattr__
 
 
 def evolve(t: Table, **changes: Unpack[TableChanges]) -> Table:
@@ -334,6 +338,6 @@ def evolve(t: Table, **changes: Unpack[TableChanges]) -> Table:
     """
     values: dict[str, Any] = dict(changes)
     new = _new(Table)
-    for name in _FIELDS:
-        _set(new, name, values[name] if name in values else getattr(t, name))
+    for name, get, put in _SLOTS:
+        put(new, values[name] if name in values else get(t))
     return new

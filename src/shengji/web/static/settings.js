@@ -1,12 +1,13 @@
 // The player's settings, kept in this browser (localStorage "shengji.settings"): card size,
 // the hand's order, four-colour suits, sounds, motion. The language is kept by i18n.js.
-// The hand's orders are the server's (trumps first, suits high to low) and the same with
-// its suit groups reversed (trumps on the right): the client never sorts by a rule.
+// The hand's orders are the server's (trumps first, suits high to low), the same with its
+// suit groups reversed (trumps on the right), and by printed suit (the faces only, trumps
+// marked where they fall): the client never sorts by a rule.
 
 const KEY = "shengji.settings";
 
 export const CARD_SIZES = ["small", "medium", "large"];
-export const HAND_ORDERS = ["server", "trumps-right"];
+export const HAND_ORDERS = ["server", "trumps-right", "suits"];
 
 const DEFAULTS = {
   cardSize: "medium",

@@ -55,14 +55,19 @@ export function ActionBar() {
     else if (v && !v.ok) reason = reasonText(v.code, v.message);
   }
   const buttons = (g.options || []).filter((a) => !a.startsWith("bid ") && !a.startsWith("call "));
+  // the declarations (or trump suits) in a row of their own, which scrolls sideways on a
+  // phone: a four-deck hand offers many, and the hand stays on the screen under them
+  const choices = buttons.filter((a) => a !== "pass");
+  const button = (a) => html`<button class=${a === "pass" ? "" : "declare"}
+      data-testid=${buttonId(a)} data-action=${a}
+      onClick=${() => S.act(a)}>${actionLabel(a)}</button>`;
   const showPlay = phase === "playing" || (phase === "burying" && turn);
   return html`<div class="actions" data-testid="actions">
     ${turn && phase === "calling" ? html`<${FriendPicker} />` : null}
     ${turn && phase === "bidding" ? html`<${BidPicker} />` : null}
     <div class="abtns">
-      ${buttons.map((a) => html`<button class=${a === "pass" ? "" : "declare"}
-          data-testid=${buttonId(a)} data-action=${a}
-          onClick=${() => S.act(a)}>${actionLabel(a)}</button>`)}
+      ${choices.length ? html`<div class="choices" data-testid="choices">${choices.map(button)}</div>` : null}
+      ${buttons.includes("pass") ? button("pass") : null}
       ${showPlay && !preselect ? html`<button class="primary" data-testid="play" disabled=${!canPlay}
           onClick=${() => S.playSelection()} title=${t("keys.enter")}>
           ${phase === "burying" ? t("action.bury_btn", { k: state.selected.length, n: g.bury_count }) : t("action.play_btn")}</button>` : null}

@@ -1,12 +1,13 @@
 // The player's hand: the server's display order (trumps first, marked from GameView.trumps),
-// or the same with its suit groups reversed (GameView.hand_groups: trumps on the right), at
+// the same with its suit groups reversed (GameView.hand_groups: trumps on the right), or by
+// printed suit with the trumps left in their suits (marked, not moved), at
 // the card size the player chose; fanned in up to four rows so the corners stay readable
 // (rows overlap on a phone, so that a four-deck hand fits on the screen). Click to select,
 // also before the turn (pre-select); while burying, the kitty's cards are marked. Each card
 // keeps its element from one view to the next, so that cards dealt arrive one by one and the
 // rest slide over.
 import { useLayoutEffect, useRef } from "preact/hooks";
-import { Card, splitCards } from "../cards.js";
+import { Card, RANKS, parseCard, splitCards } from "../cards.js";
 import { dropIn } from "../motion.js";
 import { settings } from "../settings.js";
 import * as S from "../store.js";
@@ -17,10 +18,29 @@ const { state } = S;
 
 const WIDTHS = { small: [40, 58], medium: [50, 70], large: [58, 84] }; // [phone, wider]
 
-/** The hand's positions in the order the player chose: the server's, or its suit groups
- * (sizes from the server) in reverse order, each group still high to low. */
+/** Printed suits in the order the server lists its suit groups (colours alternate). */
+const SUIT_ORDER = { S: 1, H: 2, C: 3, D: 4 };
+
+/** A card's place when the hand is shown by suit: jokers first, then each printed suit high
+ * to low (a level card stays among its suit's cards: no rule is applied, only the faces). */
+function bySuit(card) {
+  const c = parseCard(card);
+  if (c.joker) return [0, c.joker === "BJ" ? 0 : 1];
+  return [SUIT_ORDER[c.suit], RANKS.length - RANKS.indexOf(c.rank)];
+}
+
+/** The hand's positions in the order the player chose: the server's (trumps first), its
+ * suit groups (sizes from the server) in reverse order, each group still high to low
+ * (trumps on the right), or the printed suits as they are, trumps left where they fall.
+ *
+ *   handOrder(["H2", "SA", "D3", "BJ"], [2, 1, 1], "suits")  // [3, 1, 0, 2]: BJ SA H2 D3
+ */
 export function handOrder(hand, groups, order) {
   const all = hand.map((c, i) => i);
+  if (order === "suits") {
+    const keys = hand.map(bySuit);
+    return all.sort((a, b) => keys[a][0] - keys[b][0] || keys[a][1] - keys[b][1] || a - b);
+  }
   const sized = (groups || []).reduce((a, n) => a + n, 0) === hand.length;
   if (order !== "trumps-right" || !sized) return all;
   const runs = [];

@@ -5,6 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { lang, t, tn } from "../i18n.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
+import { recordName } from "./labels.js";
 
 const { state } = S;
 
@@ -16,24 +17,26 @@ function when(ts) {
   }
 }
 
-/** The match's outcome in words: the winners' names, or unfinished. */
+/** The match's outcome in words: the winners' names (for a match cut short, the seats
+ * that led, as the server says), or no winner with every seat's level. */
 function outcome(g) {
-  const names = (g.winners || []).map((s) => g.players[s] || t("seat.n", { n: s + 1 }));
+  const names = (g.winners || []).map((s) => recordName(g.players, s));
   const deals = g.deals != null ? tn("history.deals", g.deals) : "";
   if (!names.length) {
     const levels = (g.levels || []).length ? t("history.levels", { levels: g.levels.join(" · ") }) : "";
     return [deals, t("history.no_winner"), levels].filter(Boolean).join(" · ");
   }
-  return [deals, t("history.won_by", { names: names.join(", ") })].filter(Boolean).join(" · ");
+  return [deals, t("history.won_by", { names: names.join(t("list.sep")) })].filter(Boolean).join(" · ");
 }
 
 function Row({ g, mine }) {
   const won = mine && g.seat != null && (g.winners || []).includes(g.seat);
   const lost = mine && g.seat != null && (g.winners || []).length > 0 && !won;
+  const players = g.players.map((_, s) => recordName(g.players, s)).join(t("list.sep"));
   return html`<li class="game" data-testid=${"game-" + g.id}>
     <span class="gwhen">${when(g.finished)}</span>
     <span class="gpreset">${t("preset." + g.preset)}${g.private ? html` <span class="badge">${t("history.private")}</span>` : null}</span>
-    <span class="gplayers muted">${g.players.join(", ")}</span>
+    <span class="gplayers muted" title=${players}>${players}</span>
     <span class="gresult">${mine && won ? html`<span class="badge ok">${t("history.you_won")}</span> ` : null}
       ${lost ? html`<span class="badge away">${t("history.you_lost")}</span> ` : null}${outcome(g)}</span>
     <span class="gbtns">

@@ -18,6 +18,16 @@ export function seatName(i) {
   return t("seat.empty");
 }
 
+/** A seat's name in a finished match's record: a record names a bot by its kind
+ * ("heuristic" reads "Heuristic bot"; ``byKind`` false: the names are already the table's);
+ * names that several seats share get their seat ("Random bot #2"). */
+export function recordName(names, seat, byKind = true) {
+  const raw = names[seat];
+  if (!raw) return t("seat.n", { n: seat + 1 });
+  const name = byKind && has("bot." + raw) ? t("seat.bot", { level: t("bot." + raw) }) : raw;
+  return names.filter((x) => x === raw).length > 1 ? `${name} #${seat + 1}` : name;
+}
+
 /** Whether a seat's player is away (no connection plays it): what the server's presence
  * says, or the room's seat list before any presence came. */
 export function isAway(i) {

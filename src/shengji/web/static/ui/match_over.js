@@ -21,7 +21,7 @@ export function MatchOver() {
   const winners = mo.winners || [];
   let who = null;
   if (fixedTeams() && mo.result && mo.result.winner != null) who = teamName(mo.result.winner);
-  else if (names.length) who = names.join(", ");
+  else if (names.length) who = names.join(t("list.sep"));
   const text = who != null ? t("match.winners", { names: who })
     : winners.length === 0 && mo.result && mo.result.winner == null ? t("match.draw") : t("match.ended");
   const owner = isOwner();
@@ -30,7 +30,7 @@ export function MatchOver() {
       <h2>${t("match.over")}</h2>
       ${mo.early ? html`<p data-testid="match-early">${t("match.ended_early")}</p>` : null}
       <p class="winners" data-testid="match-winner">${text}</p>
-      ${names.length && fixedTeams() ? html`<p class="muted">${names.join(", ")}</p>` : null}
+      ${names.length && fixedTeams() ? html`<p class="muted">${names.join(t("list.sep"))}</p>` : null}
       <p class="row">
         <a class="button" href=${"#/replay/" + mo.game} data-testid="watch-replay">${t("match.replay")}</a>
         <button data-testid="record" onClick=${() => S.downloadRecord(mo.game)}>${t("match.record")}</button>

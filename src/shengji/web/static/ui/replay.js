@@ -7,11 +7,11 @@
 // computes no rule: the positions are the server's (GET /api/games/ID/replay). The same
 // viewer shows the match being played, as the player's seat saw it (its own hand only).
 import { useEffect, useRef, useState } from "preact/hooks";
-import { has, t, tn } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { Card, SuitMark, splitCards } from "../cards.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { callLabel, cardLabel, seatName, trumpLabel } from "./labels.js";
+import { callLabel, cardLabel, recordName, seatName, trumpLabel } from "./labels.js";
 import { signed } from "./points.js";
 
 const { state } = S;
@@ -44,12 +44,7 @@ export function clampSpot(data, d, p) {
 
 /** A seat's name in the replay; names that several seats share (bots) get their seat. */
 function seatLabel(data, seat) {
-  const names = data.names || data.players || [];
-  const raw = names[seat];
-  if (!raw) return t("seat.n", { n: seat + 1 });
-  // a record names a bot by its kind: "heuristic" reads "Heuristic bot"
-  const name = !data.names && has("bot." + raw) ? t("seat.bot", { level: t("bot." + raw) }) : raw;
-  return names.filter((x) => x === raw).length > 1 ? `${name} #${seat + 1}` : name;
+  return recordName(data.names || data.players || [], seat, !data.names);
 }
 
 /** Cards as the table writes them in words: "♦5 ♦7 大王". */

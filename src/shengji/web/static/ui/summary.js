@@ -67,7 +67,7 @@ function HoldLine({ sm }) {
   if (!h || h.deal_no !== sm.deal_no) return null;
   const others = h.waiting.filter((i) => i !== state.seat).map((i) => seatName(i));
   return html`<p class="muted" data-testid="hold">${others.length
-    ? t("summary.waiting_for", { names: others.join(", ") }) + " · " : ""}${t("summary.next_in", { n: secondsLeft(h) })}</p>`;
+    ? t("summary.waiting_for", { names: others.join(t("list.sep")) }) + " · " : ""}${t("summary.next_in", { n: secondsLeft(h) })}</p>`;
 }
 
 export function Summary() {
