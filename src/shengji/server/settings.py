@@ -36,7 +36,8 @@ class Settings(BaseSettings):
     """Redis (``redis://host:6379/0``): set, the processes that share it and the database
     are one platform: a client reaching any of them plays in a room another runs (routed
     through pub/sub), and the lobby lists every process's rooms (server/router.py). Unset:
-    a single process, nothing routed. ``/readyz`` checks it."""
+    nothing routed; processes sharing a PostgreSQL database still hand rooms over by lease
+    and answer a socket for another's room ``moved`` (close 4409). ``/readyz`` checks it."""
     redis_prefix: str = Field(default="shengji:", min_length=1, max_length=64)
     """Prefix of every Redis key and channel: one per group of processes that share rooms
     (two groups on one Redis never see each other)."""
