@@ -61,6 +61,9 @@ class Store:
     def last_seq(self) -> int:
         return max((r.seq for r in self.rows), default=0)
 
+    def last_pos(self) -> int:
+        return max((r.pos for r in self.rows), default=0)
+
     def actions(self) -> list[str]:
         """The logged actions of the stored current match."""
         m = int(self.state.get("match_no", 0))
@@ -156,6 +159,9 @@ class Sim:
         match req:
             case LogRecords(records=records):
                 for r in records:
+                    # the log's key: each row takes the next place (1, 2, 3 ...), private
+                    # updates too, across restarts (what UNIQUE(room_id, pos) enforces)
+                    assert r.pos == self.store.last_pos() + 1, (r, self.store.last_pos())
                     self.store.rows.append(r)
                     if r.state is not None:
                         self.store.state = dict(r.state)

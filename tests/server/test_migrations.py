@@ -132,10 +132,10 @@ def test_upgrade_from_empty(database: Database) -> None:
     assert out.strip().endswith(f"upgraded from empty to schema {schema.head_revision()}")
     assert _sync(database.url, _diff) == []  # the migrated schema is the models'
     code, out, _ = _cli("db", "current", "--json", *database.flags)
-    assert json.loads(out) == {"revision": schema.head_revision(), "head": "0001",
+    assert json.loads(out) == {"revision": schema.head_revision(), "head": schema.head_revision(),
                                "legacy": False, "action": "none"}
     code, out, _ = _cli("db", "upgrade", *database.flags)
-    assert code == 0 and "already at schema 0001" in out
+    assert code == 0 and f"already at schema {schema.head_revision()}" in out
 
 
 def test_the_server_gives_an_empty_database_the_newest_schema(database: Database) -> None:
@@ -170,7 +170,7 @@ def test_a_database_of_0_1_0_is_refused_then_upgraded_with_its_data(database: Da
 
     code, out, err = _cli("db", "upgrade", *database.flags)
     assert code == 0, err
-    assert "upgraded from the tables of shengji 0.1.0 to schema 0001" in out
+    assert f"upgraded from the tables of shengji 0.1.0 to schema {schema.head_revision()}" in out
     assert _sync(database.url, _counts) == before  # every row kept
     assert _sync(database.url, _diff) == []
 
@@ -192,7 +192,7 @@ def test_a_database_older_than_some_tables_gains_them(database: Database) -> Non
     _load_legacy(database, leave_out=("heartbeat", "room_quarantine"))
     assert {"heartbeat", "room_quarantine"}.isdisjoint(_sync(database.url, _counts))
     code, out, err = _cli("db", "upgrade", *database.flags)
-    assert code == 0 and "from the tables of shengji 0.1.0 to schema 0001" in out, err
+    assert code == 0 and f"shengji 0.1.0 to schema {schema.head_revision()}" in out, err
     assert _sync(database.url, _diff) == []  # the missing tables were made
     asyncio.run(_start(database.url))
 
@@ -231,3 +231,82 @@ def test_two_servers_starting_on_one_empty_database_both_start() -> None:
 
         asyncio.run(both())
         assert _sync(url, schema.read_state).revision == schema.head_revision()
+
+
+def _to_revision(revision: str) -> Any:
+    def go(conn: Connection) -> None:
+        cfg = schema._config()
+        cfg.attributes["connection"] = conn
+        try:
+            from alembic import command
+
+            command.upgrade(cfg, revision)
+        finally:
+            cfg.attributes.pop("connection", None)
+
+    return go
+
+
+def test_upgrade_from_0001_numbers_every_room_s_log(database: Database) -> None:
+    """A database at 0001: room 1's log has two rows of seq 2 (a message for one seat
+    only, logged under the seq of the public one before it), room 2's rows were written
+    interleaved with room 1's. The upgrade numbers each room's rows 1, 2, 3 ... in the
+    order they were written, keeps every row, quarantines nothing, and the log gets its
+    unique (room, pos) key and an epoch column (NULL for the old rows)."""
+    _sync(database.url, _to_revision("0001"))
+
+    def fill(conn: Connection) -> None:
+        for rid in (1, 2):
+            conn.execute(text(
+                "INSERT INTO rooms (id, code, preset, ruleset, seed, private, state, closed, "
+                "created) VALUES (:i, :c, 'classic', '{}', 's', :f, '{}', :f, 0)"
+            ), {"i": rid, "c": f"room{rid}", "f": False})
+        rows = [(1, 1, "a"), (2, 1, "x"), (1, 2, "b"), (1, 2, "b-private"), (2, 2, "y"),
+                (1, 3, "c")]
+        for rid, seq, data in rows:
+            conn.execute(text(
+                "INSERT INTO room_log (room_id, seq, match_no, kind, data, at) "
+                "VALUES (:r, :s, 0, 'action', :d, 0)"), {"r": rid, "s": seq, "d": data})
+
+    _sync(database.url, fill)
+    with pytest.raises(schema.SchemaOutdated, match="has schema version 0001"):
+        asyncio.run(_start(database.url))
+    code, out, err = _cli("db", "upgrade", *database.flags)
+    assert code == 0, err
+    assert f"to schema {schema.head_revision()}" in out
+    assert _sync(database.url, _diff) == []
+
+    def read(conn: Connection) -> tuple[Any, ...]:
+        log = conn.execute(text("SELECT room_id, pos, seq, data, epoch FROM room_log "
+                                "ORDER BY room_id, pos")).all()
+        held = conn.execute(text("SELECT room_id FROM room_quarantine")).all()
+        return [tuple(r) for r in log], [tuple(r) for r in held]
+
+    log, held = _sync(database.url, read)
+    assert log == [(1, 1, 1, "a", None), (1, 2, 2, "b", None), (1, 3, 2, "b-private", None),
+                   (1, 4, 3, "c", None), (2, 1, 1, "x", None), (2, 2, 2, "y", None)]
+    assert held == []
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
+        _sync(database.url, lambda c: c.execute(text(
+            "INSERT INTO room_log (room_id, pos, seq, match_no, kind, data, at) "
+            "VALUES (2, 2, 3, 0, 'action', 'twice', 0)")))
+    _sync(database.url, lambda c: c.execute(text(  # a private row under a seq: its own place
+        "INSERT INTO room_log (room_id, pos, seq, match_no, kind, data, at) "
+        "VALUES (2, 3, 2, 0, 'action', 'y-private', 0)")))
+
+
+def test_both_ways_of_numbering_the_log_agree() -> None:
+    """Migration 0002 numbers rows with a window function (``UPDATE ... FROM``, SQLite
+    3.33+ and PostgreSQL) or, on an older SQLite, by counting: the same numbers."""
+    from shengji.server.migrations.versions import r0002_room_leases as r0002
+
+    got = []
+    for statement in (r0002._NUMBER_WINDOWED, r0002._NUMBER_COUNTED):
+        db = sqlite3.connect(":memory:")
+        db.execute("CREATE TABLE room_log (id INTEGER PRIMARY KEY, room_id INT, pos INT)")
+        db.executemany("INSERT INTO room_log (id, room_id) VALUES (?, ?)",
+                       [(1, 7), (2, 8), (3, 7), (5, 7), (9, 8), (10, 9)])
+        db.execute(statement)
+        got.append(db.execute("SELECT id, pos FROM room_log ORDER BY id").fetchall())
+        db.close()
+    assert got[0] == got[1] == [(1, 1), (2, 1), (3, 2), (5, 3), (9, 2), (10, 1)]

@@ -249,7 +249,8 @@ class TableMachine(RuleBasedStateMachine):
         """The server restarts: the table comes back from what was written."""
         s = self.sim
         s.table = restored(
-            s.table.config, s.store.state, s.store.last_seq(), s.store.actions(), s.now, "seedR"
+            s.table.config, s.store.state, s.store.last_seq(), s.store.actions(), s.now, "seedR",
+            last_pos=s.store.last_pos(),
         )
         s.writes, s.asks, s.hints, s.wake = [], [], [], None
         s.backlog = []
@@ -296,8 +297,10 @@ class TableMachine(RuleBasedStateMachine):
         t = s.table
         if not t.outbox.idle or t.finishing:
             return
-        back = restored(t.config, s.store.state, s.store.last_seq(), s.store.actions(), s.now)
+        back = restored(t.config, s.store.state, s.store.last_seq(), s.store.actions(), s.now,
+                        last_pos=s.store.last_pos())
         assert back.seq == t.seq
+        assert back.log_pos == t.log_pos
         assert back.seats == t.seats
         assert (back.status, back.match_no, back.drawn_seed) == (
             t.status,

@@ -49,6 +49,15 @@ def add_serve(
         help="Redis URL: processes sharing it and the database route clients to each "
         "other's rooms (default: none, a single process)",
     )
+    p.add_argument(
+        "--instance-id",
+        help="this process's name among the servers sharing the database (default "
+        "<host>-<port>; room leases, Redis channels)",
+    )
+    p.add_argument(
+        "--public-url",
+        help="where clients and the other servers reach this one (default http://<host>:<port>)",
+    )
     p.add_argument("--deal-pacing", dest="deal_pacing_s", help="seconds per card")
     p.add_argument("--bot-delay", dest="bot_delay_s", help="seconds a bot waits")
     p.add_argument("--seat-grace", dest="seat_grace_s", help="seconds before a bot stands in")
@@ -92,6 +101,8 @@ def serve(args: argparse.Namespace, err: TextIO | None = None) -> int:
         "data_dir",
         "database_url",
         "redis_url",
+        "instance_id",
+        "public_url",
         "deal_pacing_s",
         "bot_delay_s",
         "seat_grace_s",

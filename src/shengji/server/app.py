@@ -29,6 +29,7 @@ from shengji.server.headers import SecurityHeaders
 from shengji.server.health import health_response, install_storage_handler
 from shengji.server.history import game_entry, install_history, record_filename
 from shengji.server.lan import is_loopback, share_base
+from shengji.server.lease import LeaseKeeper
 from shengji.server.lobby import Lobby, LobbyError, LobbyFull, preset_catalog
 from shengji.server.names import BadName, clean_name
 from shengji.server.quotas import OverQuota, Quotas, address_key
@@ -107,14 +108,18 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         try:
             await store.start()
             bots = BotRunner(settings.bot_mode, settings.bot_workers, settings.bot_budget_s)
-            lobby = Lobby(settings, store, bots)
+            # SQLite: this process holds the data dir's lock, so it is alone: no leases,
+            # every room is its own; PostgreSQL: rooms leased with fencing (lease.py)
+            leases = LeaseKeeper(store, settings, enabled=not store.sqlite)
+            lobby = Lobby(settings, store, bots, leases)
             app.state.store, app.state.lobby, app.state.bots = store, lobby, bots
+            app.state.leases = leases
             metrics.watch_lobby(lobby)
             app.state.auth_gate = asyncio.Semaphore(4)  # sign-ins never exhaust the DB pool
             janitor = Janitor(lobby, settings)
             router: Router | None = None
             if settings.redis_url:  # many processes, one platform (server/router.py)
-                router = Router(settings, lobby, store, app.state.auth_gate)
+                router = Router(settings, lobby, store, app.state.auth_gate, leases.instance)
                 lobby.watchers.append(router)
                 await router.start()
             app.state.router = router
@@ -123,13 +128,17 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
                 n = await lobby.restore()
                 if n:
                     log.info("restored %d rooms", n)
+                await leases.start()
                 janitor.start()
                 yield
             finally:
                 await janitor.stop()
+                await leases.stop(release=False)
                 await lobby.close()
                 if router is not None:
                     await router.stop()
+                await store.writer.drain(5.0)  # the rooms' last rows, under our leases
+                await leases.stop(release=True)  # others adopt our rooms at once
                 bots.close()
                 metrics.forget_lobby(lobby)
         finally:
@@ -278,6 +287,25 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         if info is None:
             raise HTTPException(404, "no such room")
         return info
+
+    @app.get("/api/rooms/{code}/owner")
+    async def room_owner(code: str) -> dict[str, Any]:
+        """Which process runs the room and where clients reach it (server/lease.py)."""
+        keeper: LeaseKeeper = app.state.leases
+        holder = await keeper.owner_of(code)
+        if holder is None:
+            raise HTTPException(404, "no such room")
+        return {"instance": holder.instance, "address": holder.address,
+                "epoch": holder.epoch, "live": holder.live,
+                "here": holder.instance == keeper.instance
+                and (code in lobby().rooms or code in lobby().idle)}
+
+    @app.get("/api/instances")
+    async def instances() -> dict[str, Any]:
+        """The processes serving this database (alive within two lease TTLs)."""
+        keeper: LeaseKeeper = app.state.leases
+        return {"me": keeper.instance,
+                "instances": [{"id": i, "address": a} for i, a in await keeper.instances()]}
 
     @app.get("/api/players/{pid}/games")
     async def player_games(

@@ -14,13 +14,18 @@ gets ``LANES`` writer tasks, each with its own connection: a slow commit delays 
 rooms in its own group, the next group is already being written. A room has at most one
 write out at a time, so two lanes never hold rows of the same room.
 
+Every group passes THE fenced check first (``insert_log_rows``, server/lease_store.py):
+a room whose lease another process claimed (a newer epoch) has its rows and state left
+out and hears ``LeaseLost``; the rest of the group is committed. Each row carries the
+lease epoch it was written under.
+
 A group that fails with a storage fault (server/write_faults.py) fails for every room in
 it (each retries with its own backoff); any other error (a refused row) is retried one room
 at a time, so only the room whose rows were refused hears of it.
 
->>> rows = log_rows(7, [(1, 0, "room", "{}")], at=1.5)
->>> rows[0]["room_id"], rows[0]["seq"], rows[0]["at"]
-(7, 1, 1.5)
+>>> rows = log_rows(7, [(3, 1, 0, "room", "{}")], at=1.5)
+>>> rows[0]["room_id"], rows[0]["pos"], rows[0]["seq"], rows[0]["at"]
+(7, 3, 1, 1.5)
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from shengji.server.lease_rules import LeaseLost
+from shengji.server.lease_store import Fences
 from shengji.server.storage_models import LogRow, RoomRow
 from shengji.server.write_faults import WriteHealth, is_storage_fault
 
@@ -54,21 +61,35 @@ _SET_STATE = (
 )
 
 
-def log_rows(
-    room_id: int, rows: Sequence[tuple[int, int, str, str]], at: float | None = None
-) -> list[dict[str, Any]]:
-    """``(seq, match_no, kind, data)`` tuples as ``room_log`` rows (column -> value)."""
+Row = tuple[int, int, int, str, str]
+"""A log row as a room hands it over: ``(pos, seq, match_no, kind, data)``."""
+
+
+def log_rows(room_id: int, rows: Sequence[Row], at: float | None = None) -> list[dict[str, Any]]:
+    """``(pos, seq, match_no, kind, data)`` tuples as ``room_log`` rows (column -> value)."""
     now = time.time() if at is None else at
     return [
-        {"room_id": room_id, "seq": s, "match_no": m, "kind": k, "data": d, "at": now}
-        for s, m, k, d in rows
+        {"room_id": room_id, "pos": p, "seq": s, "match_no": m, "kind": k, "data": d, "at": now}
+        for p, s, m, k, d in rows
     ]
 
 
-async def insert_log_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+async def insert_log_rows(
+    conn: AsyncConnection, rows: list[dict[str, Any]], fences: Fences | None = None
+) -> set[int]:
     """Insert ``room_log`` rows (one ``executemany``) in the open transaction of ``conn``:
-    the one place the log is written."""
-    await conn.execute(LOG.insert(), rows)
+    the one place the log is written. THE fenced check comes first (``Fences.refused``,
+    which locks the rooms' lease rows to the commit): the rows of a room whose lease this
+    process no longer holds are left out and its id returned; every row written carries
+    the epoch of its room's lease (None: an unfenced room, e.g. on SQLite)."""
+    refused = set() if fences is None else await fences.refused(conn, {r["room_id"] for r in rows})
+    kept = [r for r in rows if r["room_id"] not in refused]
+    for r in kept:
+        fence = None if fences is None else fences.fence(r["room_id"])
+        r["epoch"] = None if fence is None else fence.epoch
+    if kept:
+        await conn.execute(LOG.insert(), kept)
+    return refused
 
 
 async def set_room_states(conn: AsyncConnection, states: dict[int, str]) -> None:
@@ -90,10 +111,14 @@ class LogBatch:
 class GroupCommit:
     """The writer: ``start()``, ``submit(batch)`` any number of times, ``close()``."""
 
-    def __init__(self, engine: AsyncEngine, health: WriteHealth, lanes: int) -> None:
+    def __init__(
+        self, engine: AsyncEngine, health: WriteHealth, lanes: int, fences: Fences | None = None
+    ) -> None:
         self.engine = engine
         self.health = health
         self.lanes = lanes
+        self.fences = fences
+        """The rooms' lease fences (server/lease_store.py); None: nothing is fenced."""
         self.commits = 0
         self._pending: deque[LogBatch] = deque()
         self._ready = asyncio.Event()
@@ -107,7 +132,10 @@ class GroupCommit:
         ]
 
     def submit(self, batch: LogBatch) -> None:
-        """Queue a room's write (it is in the next group commit); returns at once."""
+        """Queue a room's write (it is in the next group commit); returns at once. A batch
+        has at least one row (its room's fence is checked on its rows)."""
+        if not batch.rows:
+            raise ValueError("a log batch without rows")
         self._pending.append(batch)
         self._ready.set()
 
@@ -116,12 +144,17 @@ class GroupCommit:
         """Nothing queued and nothing being written."""
         return not self._pending and self._busy == 0
 
-    async def close(self, wait_s: float = 10.0) -> None:
-        """Write what is queued (for at most ``wait_s``: a database that hangs does not hold
-        up a shutdown), then stop the writer tasks."""
+    async def drain(self, wait_s: float = 10.0) -> bool:
+        """Wait until what is queued is written (at most ``wait_s``); True if it was."""
         deadline = asyncio.get_running_loop().time() + wait_s
         while self._tasks and not self.idle and asyncio.get_running_loop().time() < deadline:
             await asyncio.sleep(0.005)
+        return self.idle
+
+    async def close(self, wait_s: float = 10.0) -> None:
+        """Write what is queued (for at most ``wait_s``: a database that hangs does not hold
+        up a shutdown), then stop the writer tasks."""
+        await self.drain(wait_s)
         for t in self._tasks:
             t.cancel()
         for t in self._tasks:
@@ -167,7 +200,7 @@ class GroupCommit:
         """Commit ``group``; returns the connection to keep (None after a failure)."""
         try:
             conn = conn or await self.engine.connect()
-            await _commit(conn, group)
+            refused = await _commit(conn, group, self.fences)
         except Exception as exc:
             await _drop(conn)
             conn = None
@@ -177,22 +210,23 @@ class GroupCommit:
             for one in group:  # a refused row: find whose, the others are written
                 try:
                     conn = conn or await self.engine.connect()
-                    await _commit(conn, [one])
+                    fenced = await _commit(conn, [one], self.fences)
                 except Exception as e:
                     await _drop(conn)
                     conn = None
                     self._failed([one], e)
                 else:
-                    self._written([one])
+                    self._written([one], fenced)
             return conn
-        self._written(group)
+        self._written(group, refused)
         return conn
 
-    def _written(self, group: list[LogBatch]) -> None:
+    def _written(self, group: list[LogBatch], refused: set[int]) -> None:
+        """``group`` committed, but for the rooms ``refused`` by the fenced check."""
         self.commits += 1
         self.health.succeeded()
         for b in group:
-            b.done(None)
+            b.done(LeaseLost(b.room_id) if b.room_id in refused else None)
 
     def _failed(self, group: list[LogBatch], exc: BaseException) -> None:
         if is_storage_fault(exc):
@@ -201,8 +235,11 @@ class GroupCommit:
             b.done(exc)
 
 
-async def _commit(conn: AsyncConnection, group: list[LogBatch]) -> None:
-    """One transaction: every row of ``group``, then each room's newest state."""
+async def _commit(
+    conn: AsyncConnection, group: list[LogBatch], fences: Fences | None
+) -> set[int]:
+    """One transaction: every row of ``group``, then each room's newest state, but for
+    the rooms the fenced check refuses (returned: nothing of theirs is written)."""
     rows: list[dict[str, Any]] = []
     states: dict[int, str] = {}
     for b in group:
@@ -210,10 +247,11 @@ async def _commit(conn: AsyncConnection, group: list[LogBatch]) -> None:
         if b.state is not None:
             states[b.room_id] = b.state
     async with conn.begin():
-        if rows:
-            await insert_log_rows(conn, rows)
+        refused = await insert_log_rows(conn, rows, fences)
+        states = {k: v for k, v in states.items() if k not in refused}
         if states:
             await set_room_states(conn, states)
+    return refused
 
 
 async def _drop(conn: AsyncConnection | None) -> None:

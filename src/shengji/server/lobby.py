@@ -1,4 +1,5 @@
-"""The lobby: every room of this server by code; creates rooms and restores them on start.
+"""The lobby: every room this process runs, by code; creates rooms, restores them on start
+and adopts those whose owner died (their leases: server/lease.py).
 
 Room codes are ``secrets.token_urlsafe(12)`` (96 random bits): unguessable.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Collection
 from typing import Any, Protocol
 
 import msgspec
@@ -17,6 +19,8 @@ from shengji.core.errors import RulesetError
 from shengji.core.ruleset import PRESET_INFO, PRESETS, RESERVED_PRESETS, Ruleset, preset
 from shengji.server.bots_runner import BotRunner
 from shengji.server.idle_rooms import IdleRoom, stub_of, unloadable
+from shengji.server.lease import LeaseKeeper
+from shengji.server.lease_rules import LeaseLost
 from shengji.server.quarantine import describe, quarantine
 from shengji.server.rooms import Room
 from shengji.server.settings import Settings
@@ -96,10 +100,23 @@ def preset_catalog() -> list[dict[str, Any]]:
 class Lobby:
     """Rooms by code, one task each."""
 
-    def __init__(self, settings: Settings, store: Store, bots: BotRunner) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        store: Store,
+        bots: BotRunner,
+        leases: LeaseKeeper | None = None,
+    ) -> None:
         self.settings = settings
         self.store = store
         self.bots = bots
+        if leases is None:  # kept on PostgreSQL, none on SQLite (one process per data dir)
+            leases = LeaseKeeper(store, settings, enabled=not store.sqlite)
+        self.leases = leases
+        """This process's room leases (server/lease.py): a room runs here only while
+        its lease is ours; the keeper hands over rooms to adopt and rooms lost."""
+        leases.on_adopt = self.adopt
+        leases.on_lost = self.lose
         self.pace = TableOptions.from_settings(settings)
         """New rooms' pace (room options) unless their creator chose theirs."""
         self.rooms: dict[str, Room] = {}
@@ -118,16 +135,46 @@ class Lobby:
         """Rooms their table closed, being stopped (``_close_soon``)."""
 
     async def restore(self) -> int:
-        """Reload every open room from the database (matches replayed); returns the count.
+        """Claim every open room this process may run (on SQLite, alone: all of them;
+        on PostgreSQL those whose lease expired or was its own: server/lease.py) and reload
+        them from the database (matches replayed); returns the count."""
+        if self.leases.enabled:
+            await self.adopt(await self.leases.claim(at_start=True))
+        else:
+            await self.adopt(None)
+        return len(self.rooms)
+
+    async def adopt(self, room_ids: Collection[int] | None) -> None:
+        """Replay and start the rooms whose leases this process just claimed (at start, or
+        from an owner that stopped renewing; None: every open room, when this process is
+        alone on its database); each is announced to the watchers (the router listens to
+        its channel and lists it).
 
         A room that cannot be restored is quarantined (logged once, marked in the database,
         not loaded again: server/quarantine.py); the others are restored all the same."""
-        for stored in await self.store.load_rooms():
-            room = await self._restored(stored)
-            if room is not None:
-                self._add(room)
-                await self._started(room)
-        return len(self.rooms)
+        if room_ids is not None and not room_ids:
+            return
+        async with self._lock:
+            started: set[int] = set()
+            for stored in await self.store.load_rooms(only=room_ids):
+                room = await self._restored(stored)
+                if room is not None:
+                    self._add(room)
+                    started.add(room.rid)
+                    await self._started(room)
+            for rid in set(room_ids or ()) - started:  # closed or set aside meanwhile
+                self.leases.forget(rid)
+
+    async def lose(self, room_ids: Collection[int]) -> None:
+        """Stop at once the rooms whose leases another process holds now: their clients
+        are told to reconnect (``moved``, close code 4409), nothing more is written, the
+        watchers hear they stopped here. A room unloaded while idle is just forgotten."""
+        for room in [r for r in self.rooms.values() if r.rid in room_ids]:
+            await room.lose()
+        for code, stub in list(self.idle.items()):
+            if stub.rid in room_ids and code not in self._loading:
+                del self.idle[code]
+                self._stopped(code)
 
     async def _restored(self, stored: StoredRoom) -> Room | None:
         """The room a row and its log describe (not started); None if it cannot be
@@ -152,7 +199,7 @@ class Lobby:
                     stored.state.get("options"), stored.private, self.pace
                 ),
             )
-            room.restore(stored.state, stored.last_seq, stored.actions)
+            room.restore(stored.state, stored.last_seq, stored.actions, stored.last_pos)
             for seat in room.seats:  # a bot spec refused since it was seated
                 if seat.kind == "bot":
                     server_bot(seat.bot, self.settings.bot_budget_s)
@@ -199,6 +246,10 @@ class Lobby:
 
     async def _reload(self, code: str) -> Room | None:
         stub = self.idle[code]
+        if not self.leases.holds(stub.rid):  # another process runs it now
+            self.idle.pop(code, None)
+            self._stopped(code)
+            return None
         stored = await self.store.load_room(stub.rid)
         if stored is None:  # closed or set aside meanwhile
             self.idle.pop(code, None)
@@ -223,7 +274,7 @@ class Lobby:
             return False
         del self.idle[code]
         self._stopped(code)
-        await self.store.close_room(stub.rid)
+        await self._close_stored(stub.rid, code)
         return True
 
     def info(self, code: str) -> Any:
@@ -255,11 +306,19 @@ class Lobby:
         return TableOptions.defaults(private, self.pace)
 
     def _add(self, room: Room) -> None:
-        """Keep and start a room; a room that fails is forgotten (quarantined)."""
+        """Keep and start a room; a room that fails is forgotten (quarantined), one whose
+        lease is lost too (another process runs it now)."""
         room.on_failure = self._forget
+        room.on_lost = self._lost
         room.on_close = self._close_soon
         self.rooms[room.code] = room
         room.start()
+
+    def _lost(self, room: Room) -> None:
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+        self.leases.lost(room.rid)
+        self._stopped(room.code)
 
     async def _started(self, room: Room) -> None:
         for w in self.watchers:
@@ -323,7 +382,9 @@ class Lobby:
             creator,
             room.room_state(),
             None if rules.kind == "plain" else rules.to_dict(),
+            lease=self.leases.new_room(),
         )
+        self.leases.hold(room.rid)
         self._add(room)
         await self._started(room)
         return room
@@ -349,10 +410,21 @@ class Lobby:
             del self.rooms[room.code]
         self._stopped(room.code)
         await room.stop()
-        await self.store.close_room(room.rid)
+        await self._close_stored(room.rid, room.code)
+
+    async def _close_stored(self, rid: int, code: str) -> None:
+        """Close the room's row and drop its lease; a room another process runs now (its
+        lease was taken meanwhile) is left to that process."""
+        try:
+            await self.store.close_room(rid)
+        except LeaseLost:
+            log.warning("room %s was not closed: another process runs it now", code[:6])
+            self.leases.lost(rid)
+            return
+        self.leases.forget(rid)
 
     async def close(self) -> None:
-        """Stop every room."""
+        """Stop every room (their leases are released after: ``LeaseKeeper.stop``)."""
         if self._closing:
             await asyncio.gather(*self._closing, return_exceptions=True)
         for room in list(self.rooms.values()):

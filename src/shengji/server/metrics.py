@@ -12,8 +12,8 @@ it, and ``shengji_tables`` counts the rooms of every lobby it watches. What is m
                                               the durable log write included
 ``shengji_database_errors_total``  counter    storage faults (a failed write or probe, a
                                               request that met an unreachable database)
-``shengji_lease_changes_total``    counter    room leases taken or lost; stays 0 until rooms
-                                              are leased between processes (issue 16)
+``shengji_lease_changes_total``    counter    room leases adopted from a process that
+                                              stopped renewing, or lost to another
 ``shengji_build_info{version}``    gauge      1, labelled with the package version
 =================================  =========  ============================================
 
@@ -87,7 +87,7 @@ ROUTED = Gauge(
 )
 LEASE_CHANGES = Counter(
     "shengji_lease_changes",
-    "Room leases taken or lost by this process (0 until rooms are leased between processes)",
+    "Room leases this process adopted from a dead owner or lost to another process",
     registry=REGISTRY,
 )
 BUILD = Gauge("shengji_build_info", "The running shengji version", ["version"],
@@ -163,7 +163,7 @@ def database_error() -> None:
 
 
 def lease_changed() -> None:
-    """This process took or lost a room's lease (issue 16: leases between processes)."""
+    """This process adopted a room from a dead owner, or lost one to another process."""
     LEASE_CHANGES.inc()
 
 

@@ -33,6 +33,7 @@ from shengji.core.stakes import PLAIN, StakeRules
 from shengji.server import metrics, wire
 from shengji.server.bots_runner import BotRunner
 from shengji.server.conn import Conn
+from shengji.server.lease_rules import LeaseLost
 from shengji.server.presence import PresenceBoard
 from shengji.server.quarantine import describe, quarantine
 from shengji.server.replay import ReplayBuffer
@@ -76,6 +77,11 @@ __all__ = ["CLIENT_FORMS", "Conn", "Room", "Seat", "action_text", "client_action
 log = logging.getLogger("shengji.server.rooms")
 
 _conn_ids = itertools.count(1)
+
+MOVED = 4409
+"""Close code of a connection whose room moved to another process (its lease was lost):
+reconnect, to the room's owner (``GET /api/rooms/{code}/owner``) or through the router."""
+
 
 class _Stop:
     """The inbox's last item."""
@@ -143,6 +149,8 @@ class Room:
         """Called once when the room fails (the lobby forgets it)."""
         self.last_active = 0.0
         """Loop time of the last command handled (server/idle_rooms.py unloads idle rooms)."""
+        self.on_lost: Callable[[Room], None] | None = None
+        """Called once when the room's lease is lost (the lobby forgets it)."""
 
     # ------------------------------------------------------------------ the room as others see it
 
@@ -197,10 +205,13 @@ class Room:
         """What the ``rooms`` row keeps."""
         return self.table.stored_state()
 
-    def restore(self, state: Mapping[str, Any], last_seq: int, actions: Sequence[str]) -> None:
+    def restore(
+        self, state: Mapping[str, Any], last_seq: int, actions: Sequence[str], last_pos: int
+    ) -> None:
         """Put the room back as its row and log describe it (before ``start``)."""
         self.table = restored(
-            self.table.config, state, last_seq, actions, self._now(), self.table.spare_seed
+            self.table.config, state, last_seq, actions, self._now(), self.table.spare_seed,
+            last_pos=last_pos,
         )
 
     # ------------------------------------------------------------------ lifecycle
@@ -255,7 +266,12 @@ class Room:
             if isinstance(cmd, _Stop):
                 return
             if isinstance(cmd, Crash):
-                await self._fail(cmd.exc, cmd.what)
+                if isinstance(cmd.exc, LeaseLost):
+                    log.warning("room %s: a write was refused: %s (fenced); the room stops "
+                                "here", self.code[:6], cmd.exc)
+                    self._hand_over()
+                else:
+                    await self._fail(cmd.exc, cmd.what)
                 return
             try:
                 self.step(cmd)
@@ -286,6 +302,39 @@ class Room:
         await quarantine(self.store, self.rid, self.code, why)
         if self.on_failure is not None:
             self.on_failure(self)
+
+    async def lose(self) -> None:
+        """Stop at once: another process holds the room's lease now (its renewal was
+        refused). Clients are told to reconnect (``moved``, close 4409): the room goes on
+        at its new owner."""
+        if self.closed:
+            return
+        if self.task is not None and self.task is not asyncio.current_task():
+            self.inbox.put_nowait(_Stop())
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+        self._hand_over()
+
+    def _hand_over(self) -> None:
+        """Stop touching the room: timers and jobs cancelled, every client sent ``moved``
+        and closed with 4409, the lobby told (``on_lost``)."""
+        if self.closed:
+            return
+        self.closed = True
+        for handle_ in (self._timer, self._presence_timer):
+            if handle_ is not None:
+                handle_.cancel()
+        self._timer = self._presence_timer = None
+        self.jobs.cancel()
+        why = "this room moved to another server: reconnect"
+        moved = wire.encode(wire.Error(seq=self.table.seq, code="moved", message=why))
+        for c in list(self.conns.values()):
+            c.send(moved)
+            c.close(MOVED)
+        self.conns.clear()
+        if self.on_lost is not None:
+            self.on_lost(self)
 
     def _refuse_failed(self, conn: Conn) -> None:
         why = "this room stopped after an internal error"

@@ -6,8 +6,10 @@ A room's *owner* is the process whose lobby runs it; while it does, it listens t
 room's Redis channel (``Host``, server/route_owner.py). A socket that reaches another
 process is piped there (``Edge``, server/route_edge.py); an HTTP question only the live
 room can answer is asked there; the room list is the shared hash (server/route_lobby.py).
-Which process owns a room (leases, adoption) is decided elsewhere: the lobby tells the
-router when a room starts or stops running here (``room_started`` / ``room_stopped``).
+Which process owns a room is decided by its lease (server/lease.py: created here, adopted
+from a dead owner, lost to another); the lobby tells the router when a room starts or
+stops running here (``room_started`` / ``room_stopped``), and the router's instance name
+is the lease keeper's.
 
     browser ─WS─▶ B (edge) ──PUBLISH room:<code>──▶ Redis ──▶ A (owner: the room's task)
     browser ◀─WS─ B ◀──────PUBLISH edge:<B>──────── Redis ◀── A

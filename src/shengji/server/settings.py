@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from limits import parse_many
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -36,12 +36,32 @@ class Settings(BaseSettings):
     """Redis (``redis://host:6379/0``): set, the processes that share it and the database
     are one platform: a client reaching any of them plays in a room another runs (routed
     through pub/sub), and the lobby lists every process's rooms (server/router.py). Unset:
-    a single process, nothing routed. ``/readyz`` checks it."""
+    nothing routed; processes sharing a PostgreSQL database still hand rooms over by lease
+    and answer a socket for another's room ``moved`` (close 4409). ``/readyz`` checks it."""
     redis_prefix: str = Field(default="shengji:", min_length=1, max_length=64)
     """Prefix of every Redis key and channel: one per group of processes that share rooms
     (two groups on one Redis never see each other)."""
+
+    # Many servers on one database (docs/architecture.md, "Room leases").
     instance_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
-    """This process's name on the platform (default: random at each start)."""
+    """This process's name among the servers sharing the database and Redis (its room
+    leases' owner, its Redis channels); default ``<host>-<port>`` (``<host>-<pid>-<random>``
+    with port 0; server/lease.py). Two live processes must never share one; a process
+    restarted under the same id takes its rooms back at once (others adopt a dead
+    process's rooms once their leases expire)."""
+    public_url: str | None = Field(default=None, max_length=256)
+    """Where clients reach this process (``http://10.0.0.5:8765``): the owner address of
+    its rooms (``GET /api/rooms/{code}/owner``) and an entry of ``GET /api/instances``.
+    Default: ``http://<host>:<port>``."""
+    lease_ttl_s: float = Field(default=6.0, gt=0)
+    """A room's lease lasts this long unless renewed: an owner killed, frozen or cut off
+    loses its rooms to another process after at most this (plus ``lease_scan_s``).
+    Leases are kept on PostgreSQL only: on SQLite one process holds the data dir and
+    every room (server/lease.py)."""
+    lease_renew_s: float = Field(default=2.0, gt=0)
+    """How often a process renews the leases of its rooms (a third of the TTL)."""
+    lease_scan_s: float = Field(default=1.0, gt=0)
+    """How often a process looks for rooms whose lease expired, to adopt them."""
 
     deal_pacing_s: float = Field(default=0.15, ge=0)
     """Seconds between two dealt cards (0: as fast as the log is written)."""
@@ -156,6 +176,16 @@ class Settings(BaseSettings):
         if value and not value.startswith(("redis://", "rediss://", "unix://")):
             raise ValueError("a Redis URL starts with redis://, rediss:// or unix://")
         return value or None
+
+    @model_validator(mode="after")
+    def _leases(self) -> Settings:
+        """A lease must be renewed before it runs out."""
+        if self.lease_renew_s >= self.lease_ttl_s:
+            raise ValueError(
+                f"lease_renew_s ({self.lease_renew_s:g}) must be shorter than lease_ttl_s "
+                f"({self.lease_ttl_s:g}), a third of it or less"
+            )
+        return self
 
     def resolved_database_url(self) -> str:
         """The database URL to use."""

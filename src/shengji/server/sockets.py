@@ -22,7 +22,7 @@ from shengji.server import wire
 from shengji.server.conn import Conn
 from shengji.server.health import STORAGE_DOWN
 from shengji.server.lobby import Lobby
-from shengji.server.rooms import Room
+from shengji.server.rooms import MOVED, Room
 from shengji.server.settings import Settings
 from shengji.server.storage import Player, Store
 from shengji.server.write_faults import is_storage_fault
@@ -83,6 +83,19 @@ def _frame(message: Any) -> str | bytes | None:
         return str(text)
     data = message.get("bytes")
     return None if data is None else bytes(data)
+
+
+async def _owner_elsewhere(lobby: Lobby, code: str) -> str | None:
+    """The address of the live process that runs room ``code``, if not this one."""
+    try:
+        holder = await lobby.leases.owner_of(code)
+    except Exception as e:
+        if not is_storage_fault(e):
+            raise
+        return None
+    if holder is None or not holder.live or holder.instance == lobby.leases.instance:
+        return None
+    return holder.address or holder.instance
 
 
 async def _load(
@@ -165,10 +178,18 @@ async def serve_socket(
         return
     if room is None:
         if code not in lobby.failed and router is not None and await router.serve(ws, code):
-            return
+            return  # routed to its owner through Redis (server/router.py)
+        holder = None  # no router: a room another process runs is answered ``moved``
+        if code not in lobby.failed and router is None:
+            holder = await _owner_elsewhere(lobby, code)
         if code in lobby.failed:
             why = "this room stopped after an internal error"
             await _send_now(ws, wire.Error(seq=0, code="room-failed", message=why))
+        elif holder is not None:  # another process runs it: go there (server/lease.py)
+            why = f"this room runs at {holder}: reconnect there"
+            await _send_now(ws, wire.Error(seq=0, code="moved", message=why))
+            await ws.close(MOVED)
+            return
         else:
             await _send_now(ws, wire.Error(seq=0, code="no-room", message="no such room"))
         await ws.close(4404)

@@ -22,7 +22,7 @@ import json
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Collection, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Concatenate, ParamSpec, TypeVar
@@ -47,7 +47,9 @@ from shengji.core.stakes import Settlement, StakeRules, settle
 from shengji.core.state import DealResult
 from shengji.server import schema
 from shengji.server.fault_drill import install_from_env
-from shengji.server.group_commit import LANES, GroupCommit, LogBatch, log_rows
+from shengji.server.group_commit import LANES, GroupCommit, LogBatch, Row, log_rows
+from shengji.server.lease_rules import LeaseLost
+from shengji.server.lease_store import Fences
 from shengji.server.storage_models import (
     STARTING_BEANS as STARTING_BEANS,
 )
@@ -70,6 +72,7 @@ from shengji.server.storage_models import (
     PlayerRow,
     PlayerStakesRow,
     QuarantineRow,
+    RoomLeaseRow,
     RoomRow,
     RoomStakesRow,
 )
@@ -123,6 +126,8 @@ class StoredRoom:
     """The player who created the room (None: a room from before rooms had owners)."""
     problem: str | None = None
     """Why the row could not be read (then the other fields are empty); see quarantine."""
+    last_pos: int = 0
+    """The position of the log's last row (``LogRow.pos``): the next row goes after it."""
 
 
 _P = ParamSpec("_P")
@@ -160,7 +165,13 @@ class Store:
         install_from_env(self.engine)  # fault drills only (server/fault_drill.py)
         self.health = WriteHealth(self.probe)
         """Whether writes succeed now (``/healthz``); every write reports to it."""
-        self.writer = GroupCommit(self.engine, self.health, 1 if self.sqlite else LANES)
+        self.fences = Fences(self.sqlite)
+        """The lease epoch each room is written under (server/lease_store.py): a write of a
+        room whose lease another process has claimed is refused (``LeaseLost``). Rooms are
+        registered only where leases are kept (PostgreSQL): on SQLite none is fenced."""
+        self.writer = GroupCommit(
+            self.engine, self.health, 1 if self.sqlite else LANES, self.fences
+        )
         """The group-commit writer of the rooms' logs (server/group_commit.py)."""
         self._started = False
 
@@ -204,21 +215,21 @@ class Store:
     def submit_log(
         self,
         room_id: int,
-        rows: Sequence[tuple[int, int, str, str]],
+        rows: Sequence[Row],
         room_state: Mapping[str, Any] | None,
         done: Callable[[BaseException | None], None],
     ) -> None:
-        """Queue room messages ``(seq, match_no, kind, data)`` and, if given, the room's new
-        state for the next group commit (server/group_commit.py) and return at once;
-        ``done(None)`` once they are durable, ``done(exc)`` if the write failed (both or
-        neither were written)."""
+        """Queue room messages ``(pos, seq, match_no, kind, data)`` and, if given, the
+        room's new state for the next group commit (server/group_commit.py) and return at
+        once; ``done(None)`` once they are durable, ``done(exc)`` if the write failed (both
+        or neither were written; ``LeaseLost``: another process runs the room now)."""
         state = None if room_state is None else json.dumps(room_state)
         self.writer.submit(LogBatch(room_id, log_rows(room_id, rows), state, done))
 
     async def log_rows(
         self,
         room_id: int,
-        rows: Sequence[tuple[int, int, str, str]],
+        rows: Sequence[Row],
         room_state: Mapping[str, Any] | None = None,
     ) -> None:
         """``submit_log`` that returns once the rows are committed (raises if not)."""
@@ -234,24 +245,27 @@ class Store:
     async def log(
         self,
         room_id: int,
+        pos: int,
         seq: int,
         match_no: int,
         kind: str,
         data: str,
         room_state: dict[str, Any] | None = None,
     ) -> None:
-        """Append one room message (and the room's new state, if given, in the same
-        transaction: both or neither); returns once committed."""
-        await self.log_rows(room_id, [(seq, match_no, kind, data)], room_state)
+        """Append one room message at log position ``pos`` (and the room's new state, if
+        given, in the same transaction: both or neither); returns once committed."""
+        await self.log_rows(room_id, [(pos, seq, match_no, kind, data)], room_state)
 
-    async def has_log_row(self, room_id: int, seq: int, kind: str, data: str) -> bool:
-        """Whether the room's log holds this row (a retried write asks before writing)."""
+    async def has_log_row(self, room_id: int, pos: int, seq: int, kind: str, data: str) -> bool:
+        """Whether the room's log holds this row at ``pos`` (a retried write asks before
+        writing)."""
         async with self.sessions() as s:
             found = (
                 await s.execute(
                     select(LogRow.id)
                     .where(
                         LogRow.room_id == room_id,
+                        LogRow.pos == pos,
                         LogRow.seq == seq,
                         LogRow.kind == kind,
                         LogRow.data == data,
@@ -302,8 +316,10 @@ class Store:
         created_by: str | None,
         state: dict[str, Any],
         stakes: dict[str, Any] | None = None,
+        lease: Callable[[AsyncSession, int], Coroutine[Any, Any, None]] | None = None,
     ) -> int:
-        """Insert a room (and what it plays for, unless plain); returns its id."""
+        """Insert a room (and what it plays for, unless plain, and its first ``lease``:
+        server/lease_store.py ``lease_inserter``, in the same transaction); returns its id."""
         async with self.sessions.begin() as s:
             row = RoomRow(
                 code=code,
@@ -321,19 +337,21 @@ class Store:
             await s.flush()
             if stakes is not None:
                 s.add(RoomStakesRow(room_id=row.id, rules=json.dumps(stakes)))
+            if lease is not None:
+                await lease(s, row.id)
             return row.id
 
-    async def load_rooms(self) -> list[StoredRoom]:
-        """Every open room that is not quarantined, with the actions of its current match
-        (for replay). A row that cannot be read comes back with ``problem`` set."""
+    async def load_rooms(self, only: Collection[int] | None = None) -> list[StoredRoom]:
+        """Every open room that is not quarantined (of ``only``, when given: the rooms this
+        process holds the lease of), with the actions of its current match (for replay).
+        A row that cannot be read comes back with ``problem`` set."""
         out: list[StoredRoom] = []
         set_aside = select(QuarantineRow.room_id)
+        query = select(RoomRow).where(RoomRow.closed.is_(False), RoomRow.id.not_in(set_aside))
+        if only is not None:
+            query = query.where(RoomRow.id.in_(sorted(only)))
         async with self.sessions() as s:
-            rows = (
-                await s.execute(
-                    select(RoomRow).where(RoomRow.closed.is_(False), RoomRow.id.not_in(set_aside))
-                )
-            ).scalars()
+            rows = (await s.execute(query.order_by(RoomRow.id))).scalars()
             for r in list(rows):
                 try:
                     out.append(await self._stored_room(s, r))
@@ -375,16 +393,22 @@ class Store:
             return None if r is None else await self._stored_room(s, r)
 
     async def close_room(self, room_id: int) -> None:
-        """Mark a room closed (never restored again) and delete its log: the log exists to
-        replay an open room. The row stays, so its finished games and ledger rows still
-        name it."""
+        """Mark a room closed (never restored again) and delete its log and lease: the log
+        exists to replay an open room. The row stays, so its finished games and ledger rows
+        still name it. ``LeaseLost`` if another process runs the room now."""
         async with self.sessions.begin() as s:
+            if await self.fences.refused(s, [room_id]):
+                raise LeaseLost(room_id)
             await s.execute(update(RoomRow).where(RoomRow.id == room_id).values(closed=True))
             await s.execute(delete(LogRow).where(LogRow.room_id == room_id))
+            await s.execute(delete(RoomLeaseRow).where(RoomLeaseRow.room_id == room_id))
 
     async def trim_chat(self, room_id: int, before_seq: int) -> int:
-        """Delete a room's chat lines older than ``before_seq``; returns how many."""
+        """Delete a room's chat lines older than ``before_seq``; returns how many (none if
+        another process runs the room now)."""
         async with self.sessions.begin() as s:
+            if await self.fences.refused(s, [room_id]):
+                return 0
             result = await s.execute(
                 delete(LogRow).where(
                     LogRow.room_id == room_id, LogRow.kind == "chat", LogRow.seq < before_seq
@@ -396,9 +420,11 @@ class Store:
         ruleset = json.loads(r.ruleset)
         if not isinstance(state, dict) or not isinstance(ruleset, dict):
             raise ValueError("the room's state and ruleset must be JSON objects")
-        last = (
-            await s.execute(select(func.max(LogRow.seq)).where(LogRow.room_id == r.id))
-        ).scalar_one_or_none()
+        last, last_pos = (
+            await s.execute(
+                select(func.max(LogRow.seq), func.max(LogRow.pos)).where(LogRow.room_id == r.id)
+            )
+        ).one()
         acts = (
             await s.execute(
                 select(LogRow.data)
@@ -407,7 +433,7 @@ class Store:
                     LogRow.match_no == int(state.get("match_no", 0)),
                     LogRow.kind == "action",
                 )
-                .order_by(LogRow.id)
+                .order_by(LogRow.pos)
             )
         ).scalars()
         stakes = await s.get(RoomStakesRow, r.id)
@@ -424,14 +450,18 @@ class Store:
             list(acts),
             None if stakes is None else json.loads(stakes.rules),
             r.created_by,
+            last_pos=int(last_pos or 0),
         )
 
     # ------------------------------------------------------------------ quarantine
 
     async def quarantine_room(self, room_id: int, reason: str) -> bool:
-        """Set a room aside (it is not loaded again); False if it already was."""
+        """Set a room aside (it is not loaded again); False if it already was, or if
+        another process holds its lease now (the room is its business)."""
         try:
             async with self.sessions.begin() as s:
+                if await self.fences.refused(s, [room_id]):
+                    return False
                 s.add(QuarantineRow(room_id=room_id, reason=reason[:2000], at=time.time()))
         except IntegrityError:
             return False
@@ -480,8 +510,11 @@ class Store:
         self, room_id: int, match_no: int, record: str, players: Sequence[tuple[int, str]]
     ) -> int:
         """Store a finished match; ``players`` are ``(seat, player_id)`` of the humans. A
-        match stored before (a retried write, a restart while finishing) keeps its id."""
+        match stored before (a retried write, a restart while finishing) keeps its id.
+        ``LeaseLost`` if another process runs the room now (it records the match)."""
         async with self.sessions.begin() as s:
+            if await self.fences.refused(s, [room_id]):
+                raise LeaseLost(room_id)
             known = (
                 await s.execute(
                     select(GameRow.id).where(
@@ -586,6 +619,7 @@ class Store:
         """Apply a finished deal's stakes to the players' rating or balance, with one ledger
         row per player, in ONE transaction. A deal already settled (same room, match and
         deal) changes nothing: None. ``players`` per seat, None for an unrated seat (a bot).
+        ``LeaseLost`` if another process runs the room now (it settles the deal).
         """
         if rules.kind == "plain":
             return None
@@ -593,6 +627,8 @@ class Store:
         now = time.time()
         try:
             async with self.sessions.begin() as s:
+                if await self.fences.refused(s, [room_id]):
+                    raise LeaseLost(room_id)
                 # The key first: it refuses a second settlement of the deal and (SQLite)
                 # takes the write lock before anything is read.
                 key = DealSettlementRow(

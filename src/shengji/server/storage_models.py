@@ -6,7 +6,9 @@ state), ``room_log`` (every sequenced room message, game actions among them, wri
 it is sent), ``games`` and ``game_players`` (finished matches), ``room_quarantine``;
 for stakes (docs/rules.md 75–89) ``player_stakes``, ``room_stakes``, ``deal_settlements``
 (the key that keeps settling idempotent) and ``stake_ledger``; ``heartbeat`` (the health
-probe's row).
+probe's row); ``room_lease`` (which process runs each room, under which fencing epoch) and
+``instances`` (the processes sharing the database, with the address clients reach them at),
+server/lease_store.py.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import time
 
 from sqlalchemy import (
+    BigInteger,
     Boolean,
     Float,
     ForeignKey,
@@ -58,17 +61,50 @@ class RoomRow(Base):
 
 
 class LogRow(Base):
-    """One sequenced room message; ``kind`` ``action`` rows are replayed on restart."""
+    """One sequenced room message; ``kind`` ``action`` rows are replayed on restart.
+
+    ``pos`` is the row's place in its room's log (1, 2, 3 ..., given by the room's table)
+    and ``(room_id, pos)`` the log's unique key: two writers can never both append the
+    same place. ``seq`` is the message's sequence number as clients see it, which a
+    message for one seat only (a hidden declaration) shares with the message before it."""
 
     __tablename__ = "room_log"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"))
+    pos: Mapped[int] = mapped_column(Integer)
     seq: Mapped[int] = mapped_column(Integer)
     match_no: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(16))
     data: Mapped[str] = mapped_column(Text)
     at: Mapped[float] = mapped_column(Float)
-    __table_args__ = (Index("ix_room_log_room_match", "room_id", "match_no", "kind"),)
+    epoch: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """The lease epoch it was written under (None: before leases, or an unfenced tool)."""
+    __table_args__ = (
+        Index("ix_room_log_room_match", "room_id", "match_no", "kind"),
+        Index("uq_room_log_room_pos", "room_id", "pos", unique=True),  # one row per place
+    )
+
+
+class RoomLeaseRow(Base):
+    """Which process runs a room: its instance id, the fencing epoch (bumped by every
+    claim) and until when; ``address``: where clients reach that process."""
+
+    __tablename__ = "room_lease"
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(128), index=True)
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)
+    address: Mapped[str | None] = mapped_column(String(256), nullable=True)
+
+
+class InstanceRow(Base):
+    """A server process sharing the database: its address and when it was last alive."""
+
+    __tablename__ = "instances"
+    id: Mapped[str] = mapped_column(String(128), primary_key=True)
+    address: Mapped[str | None] = mapped_column(String(256), nullable=True)
+    started: Mapped[float] = mapped_column(Float)
+    seen_at: Mapped[float] = mapped_column(Float, index=True)
 
 
 class GameRow(Base):

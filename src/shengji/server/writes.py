@@ -12,25 +12,27 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from shengji.server.group_commit import Row
 from shengji.server.stakes import settle_listed
 from shengji.server.storage import Store
 from shengji.server.table.commands import Command, DealsSettled, GameSaved, Written
 from shengji.server.table.effects import LogRecords, SaveGame, SettleDeals, Write
 
-Rows = list[tuple[int, int, str, str]]
+Rows = list[Row]
 
 
 def log_rows_of(req: LogRecords) -> tuple[Rows, Mapping[str, Any] | None]:
-    """A log write's rows ``(seq, match_no, kind, data)`` and the newest room state among
-    them (None: the room's row is left as it is).
+    """A log write's rows ``(pos, seq, match_no, kind, data)`` and the newest room state
+    among them (None: the room's row is left as it is).
 
     >>> from shengji.server.table.effects import Record
-    >>> log_rows_of(LogRecords((Record(4, 0, "chat", "hi"), Record(5, 0, "room", "", {"a": 1}))))
-    ([(4, 0, 'chat', 'hi'), (5, 0, 'room', '')], {'a': 1})
+    >>> recs = (Record(6, 4, 0, "chat", "hi"), Record(7, 5, 0, "room", "", {"a": 1}))
+    >>> log_rows_of(LogRecords(recs))
+    ([(6, 4, 0, 'chat', 'hi'), (7, 5, 0, 'room', '')], {'a': 1})
     """
     records = req.records
     state = next((r.state for r in reversed(records) if r.state is not None), None)
-    return [(r.seq, r.match_no, r.kind, r.data) for r in records], state
+    return [(r.pos, r.seq, r.match_no, r.kind, r.data) for r in records], state
 
 
 async def carry_out(store: Store, room_id: int, write: Write) -> Command:
@@ -39,7 +41,9 @@ async def carry_out(store: Store, room_id: int, write: Write) -> Command:
     match req:
         case LogRecords(records=records):
             first = records[0]
-            if write.retry and await store.has_log_row(room_id, first.seq, first.kind, first.data):
+            if write.retry and await store.has_log_row(
+                room_id, first.pos, first.seq, first.kind, first.data
+            ):
                 return Written(write.ticket)  # the failed attempt was committed after all
             await store.log_rows(room_id, *log_rows_of(req))
             return Written(write.ticket)

@@ -4,7 +4,7 @@ Writes come first in spirit: a ``Write`` is durable before any ``Send`` the tabl
 after it (the table holds those sends in its outbox until the shell reports ``Written``).
 Every other effect is done as it comes.
 
->>> Write(1, LogRecords((Record(1, 0, "room", ""),)), retry=False).request.records[0].kind
+>>> Write(1, LogRecords((Record(1, 1, 0, "room", ""),)), retry=False).request.records[0].kind
 'room'
 """
 
@@ -26,8 +26,11 @@ from shengji.server.table.render import UpdateEntry
 @dataclass(frozen=True, slots=True)
 class Record:
     """One row of the room's log; ``state``, when given, is written with it (the room's
-    row), in the same transaction."""
+    row), in the same transaction. ``pos`` numbers the room's rows 1, 2, 3 ... (the log's
+    unique key): ``seq`` does not, since a message for one seat only (a hidden
+    declaration) is logged under the ``seq`` of the public message before it."""
 
+    pos: int
     seq: int
     match_no: int
     kind: str

@@ -158,6 +158,9 @@ class Table:
     """The room's sequence number: the last sequenced message's."""
     sent_seq: int = 0
     """The last sequenced message actually sent (``seq`` is ahead while one waits)."""
+    log_pos: int = 0
+    """The position of the room's last log row (``Record.pos``: 1, 2, 3 ... one per row,
+    private updates included, unlike ``seq``)."""
     log_floor: int = 0
     """Clients that saw less than this get a snapshot (the shell's backlog starts after)."""
     last_private: Mapping[int, int] = field(default_factory=dict)
@@ -294,6 +297,7 @@ class TableChanges(TypedDict, total=False):
     version: int
     seq: int
     sent_seq: int
+    log_pos: int
     log_floor: int
     last_private: Mapping[int, int]
     conns: Mapping[int, Viewer]

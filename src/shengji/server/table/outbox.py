@@ -12,10 +12,10 @@ room has been waiting. Nothing behind a failing write leaves, so clients never h
 something the database does not hold, and nothing is dropped.
 
 >>> from shengji.server.table.effects import Disconnect
->>> ob = Outbox().add_record(Record(1, 0, "room", "")).add(Disconnect(3))
+>>> ob = Outbox().add_record(Record(1, 1, 0, "room", "")).add(Disconnect(3))
 >>> [type(i).__name__ for i in ob.items]
 ['LogRecords', 'Disconnect']
->>> ob.add_record(Record(2, 0, "chat", "")).items[0].records[-1].seq
+>>> ob.add_record(Record(2, 2, 0, "chat", "")).items[0].records[-1].seq
 2
 >>> [round(backoff(0.1, 1.0, n), 2) for n in range(1, 7)]
 [0.1, 0.2, 0.4, 0.8, 1.0, 1.0]

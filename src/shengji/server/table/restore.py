@@ -24,8 +24,11 @@ def restored(
     actions: Sequence[str],
     now: float,
     spare_seed: str | None = None,
+    *,
+    last_pos: int,
 ) -> Table:
-    """The table a room's row and log describe, at loop time ``now``."""
+    """The table a room's row and log describe, at loop time ``now`` (``last_seq`` and
+    ``last_pos``: the log's last sequence number and last row position)."""
     seats = tuple(Seat(**x) for x in state.get("seats", [])) or Table.empty(config).seats
     status: Status = "playing" if state.get("status") == "playing" else "waiting"
     drawn = state.get("match_seed")
@@ -41,6 +44,7 @@ def restored(
         else {},
         seq=last_seq,
         sent_seq=last_seq,
+        log_pos=last_pos,
         log_floor=last_seq + 1,  # the shell's backlog is gone: a snapshot for everyone
         away_since={i: now for i, x in enumerate(seats) if x.kind == "human"},
         unattended_since=now,

@@ -36,10 +36,11 @@ class Step:
 
     def record(self, kind: str, data: str = "", *, state: bool = False) -> None:
         """Queue the log row of the message numbered ``t.seq`` (with the room's stored state
-        when ``state``)."""
+        when ``state``), at the log's next position."""
         t = self.t
-        rec = Record(t.seq, t.match_no, kind, data, t.stored_state() if state else None)
-        self.t = evolve(t, outbox=t.outbox.add_record(rec))
+        pos = t.log_pos + 1
+        rec = Record(pos, t.seq, t.match_no, kind, data, t.stored_state() if state else None)
+        self.t = evolve(t, log_pos=pos, outbox=t.outbox.add_record(rec))
 
     def note(
         self,

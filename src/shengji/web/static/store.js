@@ -357,6 +357,12 @@ function onSettled(msg) {
 }
 
 function onError(msg) {
+  if (msg.code === "moved") {
+    // Another server runs the room now (its owner froze and lost its lease): the socket
+    // closes (4409) and the usual retry (with backoff) reconnects, through the Redis
+    // router or a proxy that routes by owner, with last_seq.
+    return;
+  }
   if (msg.code === "auth") {
     savePlayer(null);
     exitRoom();
