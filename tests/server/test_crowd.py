@@ -5,6 +5,7 @@ deltas, so a crowd joining does not send every client a message per join."""
 from __future__ import annotations
 
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -30,9 +31,12 @@ def _seated_with_bots(base: str) -> tuple[Client, Msg]:
     return c, room
 
 
-def _watch(base: str, code: str, name: str) -> tuple[Msg, ClientConnection]:
-    """Connect a new guest; returns its first answer and the open socket (or the close)."""
-    token = new_player(base, name)["token"]
+def _watch(
+    base: str, code: str, name: str, token: str | None = None
+) -> tuple[Msg, ClientConnection]:
+    """Connect a new guest (or the one of ``token``); returns its first answer and the open
+    socket (or the close)."""
+    token = token or new_player(base, name)["token"]
     ws = _connect(base, code)
     ws.send(json.dumps({"t": "hello", "v": 2, "token": token}))
     first: Msg = json.loads(ws.recv(timeout=10))
@@ -106,19 +110,22 @@ def test_the_owner_gets_into_a_room_full_of_spectators(tmp_path: Path) -> None:
 
 
 def test_presence_is_coalesced_and_sent_as_deltas_on_request(tmp_path: Path) -> None:
-    n = 30
+    n, interval = 30, 1.0
     settings = fast_settings(
-        str(tmp_path), max_spectators=100, presence_interval_s=0.3, signup_rate="100/minute"
+        str(tmp_path), max_spectators=100, presence_interval_s=interval, signup_rate="100/minute"
     )
     with live_server(settings) as base:
         ann = new_player(base, "ann")
         room = new_room(base, ann["token"])
         full = Client(base, room["code"], ann["token"])
+        full.wait(lambda m: m["t"] == "presence")
         bob = new_player(base, "bob")
+        tokens = [new_player(base, f"w{i}")["token"] for i in range(n)]  # signed up before
         ws = _connect(base, room["code"])
+        start, before = time.monotonic(), len(full.messages)
         ws.send(json.dumps({"t": "hello", "v": 2, "token": bob["token"], "presence": "delta"}))
         with ThreadPoolExecutor(8) as pool:
-            crowd = list(pool.map(lambda i: _watch(base, room["code"], f"w{i}"), range(n)))
+            crowd = list(pool.map(lambda i: _watch(base, room["code"], "", tokens[i]), range(n)))
         for _, w in crowd[:10]:
             w.close()
         expect = {ann["id"], bob["id"]} | {first["player"] for first, _ in crowd[10:]}
@@ -136,10 +143,13 @@ def test_presence_is_coalesced_and_sent_as_deltas_on_request(tmp_path: Path) -> 
                 for pid in m["left"]:
                     here.pop(pid, None)
         assert kinds[0] == "presence" and set(kinds[1:]) <= {"presence_delta"}
-        # the full-list client: far fewer messages than the 40 joins and leaves
+        # the full-list client: at most one message per interval (a crowd joining on a
+        # loaded machine takes a while), far fewer than the 41 joins and leaves
         full.wait(lambda m: m["t"] == "presence" and {p["player"] for p in m["players"]} == expect)
-        count = sum(1 for m in full.messages if m["t"] == "presence")
-        assert count < n // 2, count
+        elapsed = time.monotonic() - start
+        count = sum(1 for m in full.messages[before:] if m["t"] == "presence")
+        assert count <= elapsed / interval + 1, (count, elapsed)
+        assert count < n + 11, (count, elapsed)  # bob, 30 joins, 10 leaves
         for _, w in crowd[10:]:
             w.close()
         ws.close()

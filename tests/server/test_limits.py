@@ -99,7 +99,8 @@ def _wait_for(pred: Any, timeout: float = 10.0) -> None:
 def test_empty_rooms_expire_free_the_cap_and_stay_closed_after_a_restart(
     tmp_path: Path,
 ) -> None:
-    settings = fast_settings(str(tmp_path), max_rooms=2, room_idle_s=0.6, room_abandoned_s=60)
+    idle = 2.0  # long enough that ``left`` is still there for the next request, loaded or not
+    settings = fast_settings(str(tmp_path), max_rooms=2, room_idle_s=idle, room_abandoned_s=60)
     with live_server(settings) as base:
         ann = new_player(base, "ann")
         kept = new_room(base, ann["token"])  # someone watches it: it stays
@@ -109,7 +110,7 @@ def test_empty_rooms_expire_free_the_cap_and_stay_closed_after_a_restart(
         assert full.status_code == 503 and "as many rooms" in full.json()["detail"]
         assert int(full.headers["Retry-After"]) >= 1
         gone = f"{base}/api/rooms/{left['code']}"
-        _wait_for(lambda: httpx.get(gone).status_code == 404)
+        _wait_for(lambda: httpx.get(gone).status_code == 404, timeout=idle + 15)
         listed = [r["code"] for r in httpx.get(f"{base}/api/rooms").json()]
         assert listed == [kept["code"]]
         late = Client(base, left["code"], ann["token"])
@@ -122,7 +123,7 @@ def test_empty_rooms_expire_free_the_cap_and_stay_closed_after_a_restart(
         seated.send({"t": "sit", "v": 2, "seat": 0})
         seated.wait(lambda m: m["t"] == "room" and m["room"]["seats"][0]["kind"] == "human")
         seated.close()
-        time.sleep(1.5)
+        time.sleep(idle + 1.0)  # past room_idle_s
         assert httpx.get(f"{base}/api/rooms/{third.json()['code']}").status_code == 200
         assert httpx.get(f"{base}/api/rooms/{kept['code']}").status_code == 200
         watcher.close()

@@ -98,6 +98,8 @@ def test_port_in_use(tmp_path: Path) -> None:
         ([], {"SHENGJI_BOT_BUDGET_S": "0"}, ["SHENGJI_BOT_BUDGET_S"]),
         ([], {"SHENGJI_SUBSTITUTE_BOT": "search:inf"}, ["SHENGJI_SUBSTITUTE_BOT"]),
         (["--host", "no-such-host.invalid"], {}, ["--host"]),
+        (["--data_dir", "x"], {}, ["unrecognized arguments: --data_dir x", "serve --help"]),
+        (["--port"], {}, ["argument --port: expected one argument", "serve --help"]),
     ],
 )
 def test_bad_flag_values(

@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn, cast
 
 from shengji import __version__
 
@@ -180,13 +181,30 @@ def _protocol_schema(_args: argparse.Namespace) -> int:
     return 0
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser. With ``one_line`` (``shengji serve``) a usage error (a flag it
+    does not know, a flag without its value) is one line and exit status 2, as every other
+    start-up failure of the server (cli/startup_errors.py); other commands print their
+    usage first, as argparse does."""
+
+    one_line = False
+
+    def error(self, message: str) -> NoReturn:
+        if not self.one_line:
+            super().error(message)
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
         prog="shengji", description="Shengji / Tractor (升级 · 拖拉机)"
     )
     parser.add_argument("--version", action="version", version=f"shengji {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = cast(
+        "argparse._SubParsersAction[argparse.ArgumentParser]",
+        parser.add_subparsers(dest="command", required=True, parser_class=_CommandParser),
+    )
     p = sub.add_parser("judge", help="JSON-lines rules oracle on stdin/stdout")
     p.set_defaults(func=_judge)
     p = sub.add_parser("demo", help="show the rules engine at work on a few examples")
@@ -254,7 +272,10 @@ def _add_ladder(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from shengji.cli.serve import add_serve
 
-    add_serve(sub).set_defaults(func=_serve)
+    p = add_serve(sub)
+    p.set_defaults(func=_serve, usage_errors=p)
+    if isinstance(p, _CommandParser):
+        p.one_line = True
 
 
 def _add_rooms(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -265,7 +286,11 @@ def _add_rooms(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``shengji`` console script."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # reported by the subcommand's parser where it has its own way (serve)
+        owner: argparse.ArgumentParser = getattr(args, "usage_errors", parser)
+        owner.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         result: int = args.func(args)
     except BrokenPipeError:  # `shengji protocol-schema | head`: the reader has had enough

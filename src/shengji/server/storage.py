@@ -80,6 +80,18 @@ from shengji.server.storage_models import new_stakes as _new_stakes
 from shengji.server.write_faults import WriteHealth
 
 
+def max_row_id(sqlite: bool) -> int:
+    """The largest id the tables' ``Integer`` id columns hold: SQLite's rowid is a signed
+    64-bit integer, PostgreSQL's ``integer`` a signed 32-bit one. An id past it that
+    reaches the driver raises (an overflow) rather than finding nothing, so ids from a URL
+    are checked first (``Store.is_row_id``).
+
+    >>> max_row_id(True) == 2**63 - 1, max_row_id(False) == 2**31 - 1
+    (True, True)
+    """
+    return 2**63 - 1 if sqlite else 2**31 - 1
+
+
 def hash_token(token: str) -> str:
     """What is stored of a session token (never the token itself)."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -149,6 +161,7 @@ class Store:
         if self.sqlite:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+        self.max_id = max_row_id(self.sqlite)
         install_from_env(self.engine)  # fault drills only (server/fault_drill.py)
         self.health = WriteHealth(self.probe)
         """Whether writes succeed now (``/healthz``); every write reports to it."""
@@ -161,6 +174,11 @@ class Store:
         )
         """The group-commit writer of the rooms' logs (server/group_commit.py)."""
         self._started = False
+
+    def is_row_id(self, n: int) -> bool:
+        """Whether ``n`` can be a row's id here (1..``max_id``): any integer from a URL may
+        be asked for, and one that cannot be an id is simply not found, never an error."""
+        return 0 < n <= self.max_id
 
     @property
     def commits(self) -> int:
@@ -536,6 +554,8 @@ class Store:
 
     async def game_info(self, game_id: int) -> tuple[str, float] | None:
         """A finished match's room preset and finish time (for its download name)."""
+        if not self.is_row_id(game_id):
+            return None
         async with self.sessions() as s:
             found = (
                 await s.execute(
@@ -548,13 +568,18 @@ class Store:
 
     async def game(self, game_id: int) -> str | None:
         """A game's record JSON."""
+        if not self.is_row_id(game_id):
+            return None
         async with self.sessions() as s:
             row = await s.get(GameRow, game_id)
         return None if row is None else row.record
 
     async def game_for(self, game_id: int, viewer: str | None) -> str | None:
         """A game's record JSON if ``viewer`` (a player id; None: not signed in) may read it:
-        a public room's games are open to all, a private room's only to its players."""
+        a public room's games are open to all, a private room's only to its players. Any
+        integer may be asked: one that cannot be an id is no game."""
+        if not self.is_row_id(game_id):
+            return None
         async with self.sessions() as s:
             found = (
                 await s.execute(
