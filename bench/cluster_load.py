@@ -4,7 +4,7 @@ processes on this machine, sharing one PostgreSQL database and one Redis.
 Each table's room is created on one process (round robin); its creator (seat 0) plays
 through that process and seats 1–3 through the *other* processes, so with two or more
 processes three sockets in four are routed through Redis to the room's owner. Every seat is
-a WebSocket client playing hinted actions (``server_load.seat_client``); latency is from
+a WebSocket client playing hinted actions (``seat_client`` below); latency is from
 sending ``act`` to receiving the ``update`` that carries it (the durable write and, for a
 routed seat, two trips through Redis included). Each configuration runs at every count of
 a ladder, the configurations in turn at each count (the load of a
@@ -36,9 +36,11 @@ from typing import Any
 
 import httpx
 import psutil
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from server_load import _free_port, percentile, seat_client
+from load_server import free_port
+from server_load import percentile
 
 RESULTS = Path(__file__).resolve().parent / "results"
 MIN_SAMPLES = 30
@@ -123,6 +125,49 @@ def make_tables(bases: list[str], n: int) -> list[tuple[str, list[tuple[str, str
     return out
 
 
+async def seat_client(
+    ws_base: str, code: str, token: str, seat: int, stop_at: float, stats: dict[str, Any]
+) -> None:
+    """One seat: sit, ready, and play hinted actions until ``stop_at`` (pressing "next deal"
+    as soon as a deal's summary comes)."""
+    loop = asyncio.get_running_loop()
+    async with connect(f"{ws_base}/ws/{code}", max_queue=None, max_size=None) as ws:
+        await ws.send(json.dumps({"t": "hello", "v": 1, "token": token}))
+        await ws.send(json.dumps({"t": "sit", "v": 1, "seat": seat}))
+        await ws.send(json.dumps({"t": "ready", "v": 1}))
+        sent_at: float | None = None
+        lat: list[float] = stats["lat"]
+        while True:
+            left = stop_at - loop.time()
+            if left <= 0:
+                break
+            try:
+                raw = await asyncio.wait_for(ws.recv(), left)
+            except TimeoutError:
+                break
+            m = json.loads(raw)
+            t = m["t"]
+            if t == "update":
+                now = loop.time()
+                if seat == 0:
+                    stats["updates"] += 1
+                if sent_at is not None:
+                    lat.append(now - sent_at)
+                    sent_at = None
+                if any(e["type"] == "deal_ended" for e in m["events"]):
+                    await ws.send('{"t":"next_deal","v":2}')  # read the summary at once
+                if m["to_act"] == seat and m["phase"] != "dealing":
+                    await ws.send('{"t":"hint","v":1}')
+            elif t == "hint" and m["action"]:
+                sent_at = loop.time()
+                stats["acts"] += 1
+                await ws.send(json.dumps({"t": "act", "v": 1, "action": m["action"]}))
+            elif t == "error":
+                stats["errors"] += 1
+            elif t == "room" and m["room"]["status"] == "waiting" and m["room"]["match_no"]:
+                await ws.send(json.dumps({"t": "ready", "v": 1}))
+
+
 async def seat(ws_base: str, code: str, token: str, n: int, stop_at: float,
                stats: dict[str, Any]) -> None:
     """One seat until ``stop_at``; a dropped socket (a server told to stop, a lost link:
@@ -161,7 +206,7 @@ def run_one(
     reset_database(args.admin_url, args.database, args.durable)
     database_url = f"postgresql+asyncpg://{args.db_user}@127.0.0.1:5432/{args.database}"
     prefix = f"route:bench:{secrets.token_hex(3)}:"
-    ports = [_free_port() for _ in range(procs)]
+    ports = [free_port() for _ in range(procs)]
     servers: list[subprocess.Popen[bytes]] = []
     try:
         for i, port in enumerate(ports):

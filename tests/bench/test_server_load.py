@@ -36,3 +36,13 @@ def test_server_load_runs_and_writes_json(tmp_path: Path) -> None:
 
 def _refuse(name: str) -> None:
     raise ValueError(f"not strict JSON: {name}")
+
+
+def test_the_cluster_bench_still_starts() -> None:
+    """``bench/cluster_load.py`` needs PostgreSQL and Redis to run; here it must at least
+    import what it uses from the other benches (it once broke when they were rewritten)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT / "src"), str(ROOT)])
+    cmd = [sys.executable, str(ROOT / "bench" / "cluster_load.py"), "--help"]
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "--ladder" in done.stdout, done.stderr
