@@ -14,10 +14,9 @@ from typing import Any, Protocol
 
 import msgspec
 
-from shengji.core.cards import LEVELS
-from shengji.core.errors import RulesetError
-from shengji.core.ruleset import PRESET_INFO, PRESETS, RESERVED_PRESETS, Ruleset, preset
+from shengji.core.ruleset import PRESET_INFO, Ruleset
 from shengji.server.bots_runner import BotRunner
+from shengji.server.catalog import preset_catalog
 from shengji.server.idle_rooms import IdleRoom, stub_of, unloadable
 from shengji.server.lease import LeaseKeeper
 from shengji.server.lease_rules import LeaseLost
@@ -59,42 +58,6 @@ class LobbyFull(LobbyError):
 
 
 __all__ = ["Lobby", "LobbyError", "LobbyFull", "OptionError", "preset_catalog", "unplayable"]
-
-
-def preset_catalog() -> list[dict[str, Any]]:
-    """Every preset name with what the create-room form shows: seats, decks, the level
-    sequence, the whole ruleset (the options' defaults), the rule sheet it follows
-    (``source``), the stakes a room of it plays for by default (``stakes``), and whether this
-    server plays it (``reason`` says why not).
-
-    >>> [p["name"] for p in preset_catalog()][:2]
-    ['classic', 'lianzhong']
-    """
-    out: list[dict[str, Any]] = []
-    for name in (*PRESETS, *(n for n in RESERVED_PRESETS if n not in PRESETS)):
-        try:
-            rs = preset(name)
-        except RulesetError as e:
-            out.append({"name": name, "playable": False, "reason": e.message})
-            continue
-        why = unplayable(rs)
-        info = PRESET_INFO.get(name)
-        out.append(
-            {
-                "name": name,
-                "source": info.source if info else None,
-                "stakes": dict(info.stakes) if info else {"kind": "plain"},
-                "players": rs.players,
-                "decks": rs.decks,
-                "kitty_size": rs.kitty_size,
-                "level_sequence": [LEVELS[r] for r in rs.level_sequence],
-                "partnership": rs.partnership,
-                "ruleset": rs.to_dict(),
-                "playable": why is None,
-                "reason": why,
-            }
-        )
-    return out
 
 
 class Lobby:
