@@ -129,6 +129,9 @@ def test_a_room_its_owner_closed_leaves_the_lobby_and_is_not_restored(tmp_path: 
             assert time.monotonic() < deadline, "the closed room is still served"
             time.sleep(0.05)
         assert code not in {r["code"] for r in httpx.get(f"{base}/api/rooms").json()}
-        assert sql(tmp_path, "SELECT closed FROM rooms WHERE code = :c", c=code) == [(True,)]
+        # the row is closed once the room's task has stopped, just after it left the lobby
+        while sql(tmp_path, "SELECT closed FROM rooms WHERE code = :c", c=code) != [(True,)]:
+            assert time.monotonic() < deadline, "the closed room's row is still open"
+            time.sleep(0.05)
     with live_server(settings) as base:  # a restart does not bring it back
         assert httpx.get(f"{base}/api/rooms/{code}").status_code == 404
