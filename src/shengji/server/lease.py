@@ -217,23 +217,21 @@ class LeaseKeeper:
         return set(claimed)
 
     async def _renew_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.renew_s)
-            try:
-                await self.renew_once()
-            except Exception as exc:  # never fatal: the next round tries again
-                if is_storage_fault(exc):
-                    log.warning("could not renew the room leases: %s", exc)
-                else:
-                    log.exception("could not renew the room leases")
+        await self._every(self.renew_s, self.renew_once, "renew the room leases")
 
     async def _scan_loop(self) -> None:
+        await self._every(self.scan_s, self.scan_once, "look for rooms to adopt")
+
+    @staticmethod
+    async def _every(period_s: float, step: Callable[[], Awaitable[object]], what: str) -> None:
+        """Run ``step`` every ``period_s`` for ever; a failure is logged (``could not
+        <what>``) and never fatal: the next round tries again."""
         while True:
-            await asyncio.sleep(self.scan_s)
+            await asyncio.sleep(period_s)
             try:
-                await self.scan_once()
-            except Exception as exc:  # never fatal: the next round tries again
+                await step()
+            except Exception as exc:
                 if is_storage_fault(exc):
-                    log.warning("could not look for rooms to adopt: %s", exc)
+                    log.warning("could not %s: %s", what, exc)
                 else:
-                    log.exception("could not look for rooms to adopt")
+                    log.exception("could not %s", what)
