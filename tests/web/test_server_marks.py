@@ -13,6 +13,7 @@ import contextlib
 import random
 import secrets
 import types
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,10 +23,10 @@ from playwright.sync_api import Error as PlaywrightError
 from shengji.core.actions import Action, Deal, Pass
 from shengji.core.cards import cards_str, parse_cards, points
 from shengji.core.display import table_facts
-from shengji.core.events import FriendRevealed, NotFriend
+from shengji.core.events import Event, FriendRevealed, NotFriend
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import Phase
+from shengji.core.state import DealState, Phase
 from shengji.core.views import public_view
 from shengji.server.wire import action_text
 from tests.server.helpers import Client, new_player, new_room
@@ -64,28 +65,39 @@ def _errors(page: Page) -> list[str]:
 # ------------------------------------------------------------------ find a friend
 
 
+def _first_deal(
+    seed: str, r: int
+) -> Iterator[tuple[list[tuple[int, Action]], DealState, MatchState, list[Event]]]:
+    """Random play ``r`` of the first deal of find-a-friend for the match seed ``seed``,
+    nobody declaring: after each non-deal action, the actions so far (one list, growing),
+    the deal before the action, the match after it and the action's events."""
+    rng = random.Random(r)
+    m = MatchState.new(PRESETS["find-friend"], seed)
+    script: list[tuple[int, Action]] = []
+    while m.deal.deal_no == 0 and not m.is_over:
+        d, seat = m.deal, m.to_act
+        assert seat is not None
+        if d.phase is Phase.DEALING:
+            action: Action = Deal()
+        elif d.phase is Phase.DECLARING:
+            action = Pass(seat)
+        else:
+            action = m.legal_actions(seat).sample(rng)
+        m, events = m.apply(action)
+        if isinstance(action, Deal):
+            continue
+        script.append((seat, action))
+        yield script, d, m, list(events)
+
+
 def _friend_script(seed: str) -> tuple[list[tuple[int, Action]], int]:
     """A whole first deal of find-a-friend for the match seed ``seed``, nobody declaring,
     in which the friend wins a trick with points before it is revealed: the non-deal
     actions and the index of the one that reveals the friend."""
     for r in range(2000):
-        rng = random.Random(r)
-        m = MatchState.new(PRESETS["find-friend"], seed)
         script: list[tuple[int, Action]] = []
         reveal = None
-        while m.deal.deal_no == 0 and not m.is_over:
-            d, seat = m.deal, m.to_act
-            assert seat is not None
-            if d.phase is Phase.DEALING:
-                action: Action = Deal()
-            elif d.phase is Phase.DECLARING:
-                action = Pass(seat)
-            else:
-                action = m.legal_actions(seat).sample(rng)
-            m, events = m.apply(action)
-            if isinstance(action, Deal):
-                continue
-            script.append((seat, action))
+        for script, d, _, events in _first_deal(seed, r):
             for e in events:
                 if isinstance(e, FriendRevealed):
                     earlier = sum(t.points for t in d.tricks if t.winner == e.seat)
@@ -196,22 +208,7 @@ def _not_friend_script(seed: str) -> tuple[list[tuple[int, Action]], int, int]:
     a holder farther from the dealer plays the called card before the friend does (and the
     deal goes on): the non-deal actions, the index of that play and its seat."""
     for r in range(2000):
-        rng = random.Random(r)
-        m = MatchState.new(PRESETS["find-friend"], seed)
-        script: list[tuple[int, Action]] = []
-        while m.deal.deal_no == 0 and not m.is_over:
-            d, seat = m.deal, m.to_act
-            assert seat is not None
-            if d.phase is Phase.DEALING:
-                action: Action = Deal()
-            elif d.phase is Phase.DECLARING:
-                action = Pass(seat)
-            else:
-                action = m.legal_actions(seat).sample(rng)
-            m, events = m.apply(action)
-            if isinstance(action, Deal):
-                continue
-            script.append((seat, action))
+        for script, _, m, events in _first_deal(seed, r):
             shown = [e.seat for e in events if isinstance(e, NotFriend)]
             if shown and m.deal.deal_no == 0 and m.deal.phase is Phase.PLAYING:
                 return script, len(script) - 1, shown[0]
