@@ -22,9 +22,10 @@ False
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import TYPE_CHECKING
+
+from shengji.server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from shengji.server.idle_rooms import IdleRoom
@@ -64,11 +65,8 @@ class Janitor:
 
     async def stop(self) -> None:
         """Stop sweeping."""
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-            self.task = None
+        await cancel_and_wait(self.task)
+        self.task = None
 
     async def run(self) -> None:
         """Sweep every ``interval`` seconds; a failed sweep is logged, never fatal."""

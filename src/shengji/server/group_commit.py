@@ -45,6 +45,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from shengji.server.lease_rules import LeaseLost
 from shengji.server.lease_store import Fences
 from shengji.server.storage_models import LogRow, RoomRow
+from shengji.server.tasks import cancel_and_wait
 from shengji.server.write_faults import WriteHealth, is_storage_fault
 
 log = logging.getLogger("shengji.server.storage")
@@ -155,11 +156,7 @@ class GroupCommit:
         """Write what is queued (for at most ``wait_s``: a database that hangs does not hold
         up a shutdown), then stop the writer tasks."""
         await self.drain(wait_s)
-        for t in self._tasks:
-            t.cancel()
-        for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await t
+        await cancel_and_wait(*self._tasks)
         self._tasks = []
         for b in self._pending:  # never written: the rooms are stopping or stopped
             b.done(RuntimeError("the store closed before this write"))

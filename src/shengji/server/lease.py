@@ -17,7 +17,6 @@ lease rows, no fencing, no background tasks; every open room is its own, as befo
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import math
 import os
@@ -35,6 +34,7 @@ from shengji.server.lease_rules import Fence
 from shengji.server.lease_store import Holder
 from shengji.server.settings import Settings
 from shengji.server.storage import Store
+from shengji.server.tasks import cancel_and_wait
 from shengji.server.write_faults import is_storage_fault
 
 __all__ = ["Holder", "LeaseKeeper", "default_instance_id"]
@@ -167,11 +167,7 @@ class LeaseKeeper:
 
     async def stop(self, release: bool = True) -> None:
         """Stop renewing; ``release``: let others adopt our rooms at once."""
-        for t in self._tasks:
-            t.cancel()
-        for t in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await t
+        await cancel_and_wait(*self._tasks)
         self._tasks = []
         if release and self.enabled:
             try:

@@ -32,6 +32,7 @@ from shengji.server.conn import Conn
 from shengji.server.settings import Settings
 from shengji.server.sockets import write_socket
 from shengji.server.storage import Player
+from shengji.server.tasks import cancel_and_wait
 
 log = logging.getLogger("shengji.server.route")
 
@@ -79,10 +80,7 @@ class Edge:
 
     async def stop(self) -> None:
         """Close every routed socket."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        await cancel_and_wait(self._sweeper)
         for link in list(self.links.values()):
             link.conn.close(MOVED)
 

@@ -23,6 +23,7 @@ import msgspec
 from shengji.server import wire
 from shengji.server.bus import Bus
 from shengji.server.rooms import Room
+from shengji.server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from shengji.server.lobby import Lobby
@@ -77,10 +78,7 @@ class SharedLobby:
     async def stop(self) -> None:
         """Stop refreshing; this process's heartbeat is removed (its rooms vanish at once
         from the other processes' lobbies)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait(self._task)
         if self.bus.up:
             with contextlib.suppress(Exception):
                 await self.bus.redis.delete(self.alive_key(self.bus.instance))

@@ -15,7 +15,6 @@ chat work as for a local socket.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -29,6 +28,7 @@ from shengji.server.rooms import Room
 from shengji.server.settings import Settings
 from shengji.server.sockets import serve_client
 from shengji.server.storage import Player, Store
+from shengji.server.tasks import cancel_and_wait
 
 log = logging.getLogger("shengji.server.route")
 
@@ -152,10 +152,7 @@ class Host:
 
     async def stop(self) -> None:
         """Stop listening; every guest ends."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        await cancel_and_wait(self._sweeper)
         for code in list(self.held):
             await self.release(code)
 

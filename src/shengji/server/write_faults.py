@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 from sqlalchemy import exc as sa_exc
 
 from shengji.server import metrics
+from shengji.server.tasks import cancel_and_wait
 
 log = logging.getLogger("shengji.server.storage")
 
@@ -202,8 +203,5 @@ class WriteHealth:
 
     async def close(self) -> None:
         """Stop probing."""
-        if self._probing is not None:
-            self._probing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._probing
-            self._probing = None
+        await cancel_and_wait(self._probing)
+        self._probing = None
