@@ -4,6 +4,7 @@ checkpoint, the learned bot in a duplicate match, the evaluation script."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,17 +52,71 @@ def test_a_checkpoint_for_another_preset_is_refused(
     assert evaluate_main(["--checkpoint", str(tmp_path / "none.pt")]) == 2
 
 
-def test_the_curve_chart_from_a_training_log(tmp_path: Path) -> None:
+def test_the_curve_chart_from_training_logs(tmp_path: Path) -> None:
     import json
     import xml.etree.ElementTree as ET
 
     from shengji.ml.curve import main as curve_main
+    from shengji.ml.curve import points_of
 
     rate = {"mean": 0.6, "lo": 0.5, "hi": 0.7}
-    log = [{"steps": 10, "deals": 1}, {"steps": 20, "deals": 2, "vs_random": {"level_rate": rate}}]
-    (tmp_path / "c.json").write_text(json.dumps(log))
-    assert curve_main([str(tmp_path / "c.json"), str(tmp_path / "c.svg")]) == 0
-    root = ET.parse(tmp_path / "c.svg").getroot()
-    assert len(root.findall("{http://www.w3.org/2000/svg}circle")) == 1
-    (tmp_path / "none.json").write_text(json.dumps(log[:1]))
-    assert curve_main([str(tmp_path / "none.json"), str(tmp_path / "n.svg")]) == 2
+    imitation: list[dict[str, Any]] = [{"phase": "demonstrations", "deals": 9, "seconds": 30.0},
+                 {"phase": "imitation", "epoch": 1, "seconds": 60.0,
+                  "vs_random": {"level_rate": rate}}]
+    ppo: list[dict[str, Any]] = [{"steps": 10, "deals": 1, "seconds": 5.0},
+           {"steps": 20, "deals": 2, "seconds": 120.0, "vs_random": {"level_rate": rate}}]
+    (tmp_path / "i.json").write_text(json.dumps(imitation))
+    (tmp_path / "p.json").write_text(json.dumps(ppo))
+    pts = points_of([imitation, ppo])
+    assert [(p.minutes, p.phase) for p in pts] == [(1.0, "imitation"), (3.0, "ppo")]
+    out = tmp_path / "c.svg"
+    assert curve_main([str(tmp_path / "i.json"), str(tmp_path / "p.json"), "--out", str(out)]) == 0
+    root = ET.parse(out).getroot()
+    assert len(root.findall("{http://www.w3.org/2000/svg}circle")) == 2 + 2  # points, legend
+    (tmp_path / "none.json").write_text(json.dumps(ppo[:1]))
+    assert curve_main([str(tmp_path / "none.json"), "--out", str(tmp_path / "n.svg")]) == 2
+
+
+def test_demonstrations_label_every_step_with_an_allowed_index_of_the_teachers_action() -> None:
+    import numpy as np
+
+    from shengji.ml.imitate import demonstrations
+
+    data = demonstrations("classic", deals=2, seed=5)
+    n = len(data.action)
+    assert data.deals == 2 and n == len(data.obs) == len(data.mask) == len(data.ret) > 200
+    assert data.mask[np.arange(n), data.action].all()
+    # signed levels (+ points shaping) of a whole deal: both signs occur, nothing else
+    assert (data.ret > 0).any() and (data.ret < 0).any() and np.isfinite(data.ret).all()
+    again = demonstrations("classic", deals=2, seed=5)
+    assert (again.action == data.action).all()  # seeded
+
+
+def test_imitation_learns_the_teachers_picks_and_ppo_starts_from_it(tmp_path: Path) -> None:
+    from shengji.ml.imitate import demonstrations, pretrain
+    from shengji.ml.imitate import main as imitate_main
+    from shengji.ml.policy import PolicyNet, save
+
+    torch.manual_seed(0)
+    data = demonstrations("one-deck", deals=3, seed=2)
+    net = PolicyNet(data.obs.shape[1], data.mask.shape[1], hidden=64)
+    log = pretrain(net, data, epochs=40, lr=3e-3, batch=128)
+    assert log[0]["accuracy"] < 0.8 < log[-1]["accuracy"]  # memorises three deals
+    ckpt = tmp_path / "bc.pt"
+    save(net, str(ckpt), {"preset": "one-deck", "imitation_deals": 3})
+    out = tmp_path / "ppo.pt"
+    curve = tmp_path / "curve.json"
+    train(preset="one-deck", steps=120, envs=1, hidden=8, out=str(out), log_every=0,
+          init=str(ckpt), curve=str(curve), eval_every=60, eval_deals=1)
+    tuned, meta = load(str(out))
+    assert tuned.hidden == 64 and meta["imitation_deals"] == 3  # the warm start's net
+    import json
+
+    assert any("vs_random" in e for e in json.loads(curve.read_text()))
+    with pytest.raises(ValueError, match="another preset"):
+        train(preset="classic", steps=10, envs=1, out=None, log_every=0, init=str(ckpt))
+    assert imitate_main(["--preset", "one-deck", "--deals", "2", "--epochs", "1",
+                         "--hidden", "16", "--out", str(tmp_path / "i.pt"),
+                         "--eval-deals", "1", "--curve", str(tmp_path / "i.json")]) == 0
+    first = json.loads((tmp_path / "i.json").read_text())
+    assert first[0]["phase"] == "demonstrations" and "vs_random" in first[-1]

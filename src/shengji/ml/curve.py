@@ -1,28 +1,45 @@
 """The training curve as a hand-written SVG: level rate against ``random`` (with its 95%
-interval) by training deals.
+interval) by minutes of training, one colour per phase (imitation warm start, PPO
+self-play). Logs are read in order and their clocks laid end to end.
 
->>> svg = curve_svg([(1000, 0.6, 0.5, 0.7), (2000, 0.7, 0.6, 0.8)], "classic")
->>> svg.startswith("<svg") and svg.count("<circle") == 2
+>>> pts = [Point(1.5, 0.6, 0.5, 0.7, "imitation", 16000), Point(9.0, 0.7, 0.6, 0.8, "ppo", 900)]
+>>> svg = curve_svg(pts, "classic")
+>>> svg.startswith("<svg") and svg.count("<circle") == 2 + 2  # points, legend
 True
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Sequence
 from html import escape
-from typing import Any
+from typing import Any, NamedTuple
 
-W, H, L, R, T, B = 640, 370, 70, 30, 60, 50
+W, H, L, R, T, B = 680, 390, 70, 30, 60, 70
+COLOURS = {"imitation": "#ff7f0e", "ppo": "#1f77b4"}
+LABELS = {"imitation": "imitation of heuristic (epochs)", "ppo": "PPO self-play"}
 
 
-def curve_svg(points: Sequence[tuple[int, float, float, float]], title: str) -> str:
-    """``points``: ``(deals, level rate, lo, hi)``; an SVG document as text."""
-    xmax = max(p[0] for p in points) or 1
+class Point(NamedTuple):
+    """One evaluation: minutes since training began, level rate and its interval, the
+    phase and the deals that phase had played (imitation: demonstration deals)."""
 
-    def x(d: float) -> float:
-        return L + d / xmax * (W - L - R)
+    minutes: float
+    rate: float
+    lo: float
+    hi: float
+    phase: str
+    deals: int
+
+
+def curve_svg(points: Sequence[Point], title: str) -> str:
+    """An SVG document (as text) of ``points``."""
+    xmax = max(p.minutes for p in points) or 1.0
+
+    def x(m: float) -> float:
+        return L + m / xmax * (W - L - R)
 
     def y(r: float) -> float:
         return T + (1 - r) * (H - T - B)
@@ -32,7 +49,7 @@ def curve_svg(points: Sequence[tuple[int, float, float, float]], title: str) -> 
         f'viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">',
         f'<rect width="{W}" height="{H}" fill="white"/>',
         f'<text x="{W / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">'
-        "Level rate against random by training deals (95% intervals)</text>",
+        "Level rate against random by minutes of training (95% intervals)</text>",
         f'<text x="{W / 2}" y="40" text-anchor="middle" fill="#555">{escape(title)}</text>',
     ]
     for r in (0.0, 0.25, 0.5, 0.75, 0.85, 1.0):
@@ -41,44 +58,63 @@ def curve_svg(points: Sequence[tuple[int, float, float, float]], title: str) -> 
                    f'stroke="#ccc"{dash}/>')
         out.append(f'<text x="{L - 8}" y="{y(r) + 4:.1f}" text-anchor="end">{r:.2f}</text>')
     for k in range(5):
-        d = xmax * k / 4
-        out.append(f'<text x="{x(d):.1f}" y="{H - B + 18}" text-anchor="middle">{d:,.0f}</text>')
-    out.append(f'<text x="{(L + W - R) / 2}" y="{H - 10}" text-anchor="middle">'
-               "training deals (self-play)</text>")
-    path = " ".join(f"{'M' if i == 0 else 'L'}{x(p[0]):.1f},{y(p[1]):.1f}"
+        m = xmax * k / 4
+        out.append(f'<text x="{x(m):.1f}" y="{H - B + 18}" text-anchor="middle">{m:.0f}</text>')
+    out.append(f'<text x="{(L + W - R) / 2}" y="{H - B + 36}" text-anchor="middle">'
+               "minutes of training (one process, this 2-core machine)</text>")
+    path = " ".join(f"{'M' if i == 0 else 'L'}{x(p.minutes):.1f},{y(p.rate):.1f}"
                     for i, p in enumerate(points))
-    out.append(f'<path d="{path}" fill="none" stroke="#1f77b4" stroke-width="2"/>')
-    for d, r, lo, hi in points:
-        out.append(f'<line x1="{x(d):.1f}" y1="{y(lo):.1f}" x2="{x(d):.1f}" y2="{y(hi):.1f}" '
-                   'stroke="#1f77b4"/>')
-        out.append(f'<circle cx="{x(d):.1f}" cy="{y(r):.1f}" r="4" fill="#d62728"/>')
+    out.append(f'<path d="{path}" fill="none" stroke="#999" stroke-width="1.5"/>')
+    for p in points:
+        c = COLOURS.get(p.phase, "#2ca02c")
+        out.append(f'<line x1="{x(p.minutes):.1f}" y1="{y(p.lo):.1f}" x2="{x(p.minutes):.1f}" '
+                   f'y2="{y(p.hi):.1f}" stroke="{c}"/>')
+        out.append(f'<circle cx="{x(p.minutes):.1f}" cy="{y(p.rate):.1f}" r="4" fill="{c}"/>')
+    phases = list(dict.fromkeys(p.phase for p in points))
+    for i, ph in enumerate(phases):
+        lx = L + 10 + i * 240
+        out.append(f'<circle cx="{lx}" cy="{H - 12}" r="4" fill="{COLOURS.get(ph, "#2ca02c")}"/>')
+        out.append(f'<text x="{lx + 10}" y="{H - 8}">{escape(LABELS.get(ph, ph))}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def points_of(log: Sequence[dict[str, Any]]) -> list[tuple[int, float, float, float]]:
-    """The evaluated entries of a training log (``train --curve``)."""
-    out = []
-    for e in log:
-        rate = e.get("vs_random", {}).get("level_rate")
-        if rate and rate["mean"] is not None:
-            out.append((int(e["deals"]), rate["mean"], rate["lo"], rate["hi"]))
+def points_of(logs: Sequence[Sequence[dict[str, Any]]]) -> list[Point]:
+    """The evaluated entries of training logs (``imitate --curve``, ``train --curve``),
+    their clocks laid end to end in the order given."""
+    out: list[Point] = []
+    offset = 0.0
+    for log in logs:
+        last = 0.0
+        for e in log:
+            last = max(last, float(e.get("seconds", 0.0)))
+            rate = e.get("vs_random", {}).get("level_rate")
+            if rate and rate["mean"] is not None:
+                phase = str(e.get("phase", "ppo"))
+                out.append(Point((offset + float(e.get("seconds", 0.0))) / 60, rate["mean"],
+                                 rate["lo"], rate["hi"], phase, int(e.get("deals", 0))))
+        offset += last
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m shengji.ml.curve curve.json curve.svg [title]``."""
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) < 2:
-        print("usage: python -m shengji.ml.curve CURVE.json OUT.svg [TITLE]", file=sys.stderr)
-        return 2
-    with open(args[0], encoding="utf-8") as f:
-        points = points_of(json.load(f))
+    """``python -m shengji.ml.curve LOG.json [LOG.json ...] --out curve.svg``."""
+    ap = argparse.ArgumentParser(description="The training curve of one or more logs, as SVG.")
+    ap.add_argument("logs", nargs="+", help="training logs, in the order they ran")
+    ap.add_argument("--out", required=True, help="the SVG file")
+    ap.add_argument("--title", default="classic")
+    args = ap.parse_args(argv)
+    logs = []
+    for path in args.logs:
+        with open(path, encoding="utf-8") as f:
+            logs.append(json.load(f))
+    points = points_of(logs)
     if not points:
-        print(f"{args[0]} holds no evaluation (train with --eval-every)", file=sys.stderr)
+        print(f"{', '.join(args.logs)}: no evaluation (train with --eval-every, imitate "
+              "with --eval-deals)", file=sys.stderr)
         return 2
-    with open(args[1], "w", encoding="utf-8") as f:
-        f.write(curve_svg(points, args[2] if len(args) > 2 else "classic"))
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(curve_svg(points, args.title))
     return 0
 
 

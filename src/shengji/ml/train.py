@@ -28,7 +28,7 @@ import numpy as np
 import torch
 
 from shengji.env.aec import ShengjiEnv, agent_name
-from shengji.ml.policy import PolicyNet, save
+from shengji.ml.policy import PolicyNet, load, save
 
 
 @dataclass
@@ -134,19 +134,38 @@ def train(
     eval_every: int = 0,
     eval_deals: int = 50,
     log_every: float = 10.0,
+    init: str | None = None,
+    seconds: float = 0.0,
+    curve: str | None = None,
+    eval_against: tuple[str, ...] = ("random",),
 ) -> list[dict[str, Any]]:
-    """Train for about ``steps`` environment steps; the log (one entry per update, and the
-    duplicate evaluations against ``random`` every ``eval_every`` steps)."""
+    """Train for about ``steps`` environment steps (or ``seconds``, if given, whichever
+    ends first); the log (one entry per update, and the duplicate evaluations against
+    ``random``, and each other bot of ``eval_against``, every ``eval_every`` steps).
+    ``init``: start from this checkpoint (e.g. the imitation warm start, ``imitate.py``)
+    instead of random weights, evaluated first; ``curve``: the log is written there (JSON)
+    at every evaluation and at the end."""
     torch.manual_seed(seed)
     rng = random.Random(seed)
     pool = [ShengjiEnv(preset) for _ in range(envs)]
-    net = PolicyNet(pool[0].layout.size, pool[0].catalogue.size, hidden)
+    meta: dict[str, Any] = {}
+    if init:
+        net, meta = load(init)
+        net.train()
+        if net.obs_size != pool[0].layout.size or net.actions != pool[0].catalogue.size:
+            raise ValueError(f"checkpoint {init} was trained for another preset")
+    else:
+        net = PolicyNet(pool[0].layout.size, pool[0].catalogue.size, hidden)
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     log: list[dict[str, Any]] = []
     done_steps = deals = 0
     next_eval = eval_every
     start = last_print = time.perf_counter()
-    while done_steps < steps:
+    base = {k: meta[k] for k in ("imitation_deals",) if k in meta}
+    if init and eval_every:
+        log.append(_evaluated({"steps": 0, "deals": 0, "seconds": 0.0}, net, preset,
+                              eval_against, eval_deals, seed))
+    while done_steps < steps and not (seconds and time.perf_counter() - start >= seconds):
         batch, rewards = collect(net, pool, rng, shaping)
         n = len(batch.action)
         done_steps += n
@@ -183,17 +202,37 @@ def train(
         }
         if eval_every and done_steps >= next_eval:
             next_eval += eval_every
-            entry["vs_random"] = evaluate_net(net, preset, "random", eval_deals, seed)
+            _evaluated(entry, net, preset, eval_against, eval_deals, seed)
             if out:
-                save(net, out, {"preset": preset, "steps": done_steps, "deals": deals})
+                save(net, out, {"preset": preset, "steps": done_steps, "deals": deals, **base})
         log.append(entry)
+        if curve and "vs_random" in entry:
+            _write(curve, log)
         now = time.perf_counter()
         if log_every and (now - last_print >= log_every or "vs_random" in entry):
             last_print = now
             print(json.dumps(entry), file=sys.stderr, flush=True)
     if out:
-        save(net, out, {"preset": preset, "steps": done_steps, "deals": deals})
+        save(net, out, {"preset": preset, "steps": done_steps, "deals": deals, **base})
+    if curve:
+        _write(curve, log)
     return log
+
+
+def _evaluated(
+    entry: dict[str, Any], net: PolicyNet, preset: str, against: tuple[str, ...],
+    deals: int, seed: int,
+) -> dict[str, Any]:
+    """``entry`` with ``vs_<bot>`` figures for ``random`` and each bot of ``against``."""
+    for bot in dict.fromkeys(("random", *against)):
+        entry[f"vs_{bot}"] = evaluate_net(net, preset, bot, deals, seed)
+    net.train()
+    return entry
+
+
+def _write(path: str, log: list[dict[str, Any]]) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(log, f, indent=1)
 
 
 def evaluate_net(
@@ -243,16 +282,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eval-deals", type=int, default=50, help="duplicate pairs per evaluation")
     ap.add_argument("--curve", default=None, help="write the training log (JSON) here")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
+    ap.add_argument("--entropy", type=float, default=0.01, help="entropy bonus")
+    ap.add_argument("--init", default=None,
+                    help="start from this checkpoint (the imitation warm start)")
+    ap.add_argument("--eval-against", default="random",
+                    help="bots to evaluate against (random always)")
+    ap.add_argument("--minutes", type=float, default=0.0,
+                    help="stop after this many minutes (0: run --steps)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
-    log = train(
+    train(
         args.preset, args.steps, args.envs, args.seed, args.hidden, args.lr,
-        shaping=args.shaping, out=args.out, eval_every=args.eval_every,
-        eval_deals=args.eval_deals,
+        entropy=args.entropy, shaping=args.shaping, out=args.out,
+        eval_every=args.eval_every, eval_deals=args.eval_deals, init=args.init,
+        seconds=args.minutes * 60, curve=args.curve,
+        eval_against=tuple(b.strip() for b in args.eval_against.split(",")),
     )
-    if args.curve:
-        with open(args.curve, "w", encoding="utf-8") as f:
-            json.dump(log, f, indent=1)
     return 0
 
 
