@@ -339,10 +339,13 @@ def _clear_of_chips(page: Page) -> None:
       const n = box('[data-testid=notice]');
       const hit = (a, b) => a && b && a.left < b.right && b.left < a.right
         && a.top < b.bottom && b.top < a.bottom;
+      const plates = [...document.querySelectorAll('.seat:not(.rel0) .plate')]
+        .filter((p) => hit(n, p.getBoundingClientRect())).length;
       return { notice: !!n, trump: hit(n, box('[data-testid=trump]')),
-               points: hit(n, box('[data-testid=points]')) };
+               points: hit(n, box('[data-testid=points]')), plates };
     }""")
     assert got["notice"] and not got["trump"] and not got["points"], got
+    assert got["plates"] == 0, got  # nor another seat's plate (on a phone: the one across)
 
 
 @pytest.mark.parametrize(
@@ -362,6 +365,7 @@ def test_layouts_keep_the_hand_and_the_chips_in_view(
         if not shots["notice"] and declaring and hint.is_visible():
             hint.click()  # a hint while declaring is a notice ("Hint: pass")
             expect(page.get_by_test_id("notice")).to_be_visible()
+            page.screenshot(path=artifacts / f"notice-{locale}-{size['width']}x{size['height']}.png")
             _clear_of_chips(page)
             shots["notice"] = True
         return bool(shots["notice"] and st.get("phase") == "playing" and st.get("to") == 0
@@ -452,6 +456,10 @@ def test_a_four_deck_hand_fits_a_phone_and_the_top_plate_stays_on_the_felt(
       return { felt: felt.top, plate: seat.querySelector('.plate').getBoundingClientRect().top,
                decl: seat.querySelectorAll('.decl .card').length }; }""")
     assert geo["decl"] == 4 and geo["plate"] >= geo["felt"], geo
+    prompt = page.get_by_test_id("prompt")
+    expect(prompt).to_contain_text("Declare with a level card")
+    cut = prompt.evaluate("(e) => e.scrollWidth > e.clientWidth")
+    assert not cut, prompt.inner_text()  # the dealing prompt fits a phone's felt
     page.screenshot(path=artifacts / "top-declaration-390x844.png")
     page.context.close()
 
