@@ -73,6 +73,11 @@ def test_the_curve_chart_from_training_logs(tmp_path: Path) -> None:
     assert curve_main([str(tmp_path / "i.json"), str(tmp_path / "p.json"), "--out", str(out)]) == 0
     root = ET.parse(out).getroot()
     assert len(root.findall("{http://www.w3.org/2000/svg}circle")) == 2 + 2  # points, legend
+    assert curve_main([str(tmp_path / "i.json"), str(tmp_path / "p.json"), "--out", str(out),
+                       "--scratch", str(tmp_path / "p.json")]) == 0
+    root = ET.parse(out).getroot()
+    assert len(root.findall("{http://www.w3.org/2000/svg}circle")) == 3 + 3
+    assert len(root.findall("{http://www.w3.org/2000/svg}path")) == 2
     (tmp_path / "none.json").write_text(json.dumps(ppo[:1]))
     assert curve_main([str(tmp_path / "none.json"), "--out", str(tmp_path / "n.svg")]) == 2
 

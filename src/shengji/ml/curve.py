@@ -18,8 +18,9 @@ from html import escape
 from typing import Any, NamedTuple
 
 W, H, L, R, T, B = 680, 390, 70, 30, 60, 70
-COLOURS = {"imitation": "#ff7f0e", "ppo": "#1f77b4"}
-LABELS = {"imitation": "imitation of heuristic (epochs)", "ppo": "PPO self-play"}
+COLOURS = {"imitation": "#ff7f0e", "ppo": "#1f77b4", "scratch": "#2ca02c"}
+LABELS = {"imitation": "imitation of heuristic (epochs)", "ppo": "PPO self-play",
+          "scratch": "PPO from scratch"}
 
 
 class Point(NamedTuple):
@@ -62,9 +63,12 @@ def curve_svg(points: Sequence[Point], title: str) -> str:
         out.append(f'<text x="{x(m):.1f}" y="{H - B + 18}" text-anchor="middle">{m:.0f}</text>')
     out.append(f'<text x="{(L + W - R) / 2}" y="{H - B + 36}" text-anchor="middle">'
                "minutes of training (one process, this 2-core machine)</text>")
-    path = " ".join(f"{'M' if i == 0 else 'L'}{x(p.minutes):.1f},{y(p.rate):.1f}"
-                    for i, p in enumerate(points))
-    out.append(f'<path d="{path}" fill="none" stroke="#999" stroke-width="1.5"/>')
+    for scratch in (False, True):  # one line through the warm-started run, one through scratch
+        line = [p for p in points if (p.phase == "scratch") == scratch]
+        if line:
+            path = " ".join(f"{'M' if i == 0 else 'L'}{x(p.minutes):.1f},{y(p.rate):.1f}"
+                            for i, p in enumerate(line))
+            out.append(f'<path d="{path}" fill="none" stroke="#999" stroke-width="1.5"/>')
     for p in points:
         c = COLOURS.get(p.phase, "#2ca02c")
         out.append(f'<line x1="{x(p.minutes):.1f}" y1="{y(p.lo):.1f}" x2="{x(p.minutes):.1f}" '
@@ -72,16 +76,16 @@ def curve_svg(points: Sequence[Point], title: str) -> str:
         out.append(f'<circle cx="{x(p.minutes):.1f}" cy="{y(p.rate):.1f}" r="4" fill="{c}"/>')
     phases = list(dict.fromkeys(p.phase for p in points))
     for i, ph in enumerate(phases):
-        lx = L + 10 + i * 240
+        lx = L + 10 + i * 200
         out.append(f'<circle cx="{lx}" cy="{H - 12}" r="4" fill="{COLOURS.get(ph, "#2ca02c")}"/>')
         out.append(f'<text x="{lx + 10}" y="{H - 8}">{escape(LABELS.get(ph, ph))}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def points_of(logs: Sequence[Sequence[dict[str, Any]]]) -> list[Point]:
+def points_of(logs: Sequence[Sequence[dict[str, Any]]], phase: str | None = None) -> list[Point]:
     """The evaluated entries of training logs (``imitate --curve``, ``train --curve``),
-    their clocks laid end to end in the order given."""
+    their clocks laid end to end in the order given (``phase``: for every entry)."""
     out: list[Point] = []
     offset = 0.0
     for log in logs:
@@ -90,9 +94,9 @@ def points_of(logs: Sequence[Sequence[dict[str, Any]]]) -> list[Point]:
             last = max(last, float(e.get("seconds", 0.0)))
             rate = e.get("vs_random", {}).get("level_rate")
             if rate and rate["mean"] is not None:
-                phase = str(e.get("phase", "ppo"))
                 out.append(Point((offset + float(e.get("seconds", 0.0))) / 60, rate["mean"],
-                                 rate["lo"], rate["hi"], phase, int(e.get("deals", 0))))
+                                 rate["lo"], rate["hi"], phase or str(e.get("phase", "ppo")),
+                                 int(e.get("deals", 0))))
         offset += last
     return out
 
@@ -103,12 +107,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("logs", nargs="+", help="training logs, in the order they ran")
     ap.add_argument("--out", required=True, help="the SVG file")
     ap.add_argument("--title", default="classic")
+    ap.add_argument("--scratch", action="append", default=[],
+                    help="a run from random weights, drawn from minute 0 for comparison")
     args = ap.parse_args(argv)
-    logs = []
-    for path in args.logs:
+
+    def read(path: str) -> list[dict[str, Any]]:
         with open(path, encoding="utf-8") as f:
-            logs.append(json.load(f))
-    points = points_of(logs)
+            return list(json.load(f))
+
+    points = points_of([read(p) for p in args.logs])
+    if points:
+        points += points_of([read(p) for p in args.scratch], phase="scratch")
     if not points:
         print(f"{', '.join(args.logs)}: no evaluation (train with --eval-every, imitate "
               "with --eval-deals)", file=sys.stderr)
