@@ -125,3 +125,17 @@ def test_imitation_learns_the_teachers_picks_and_ppo_starts_from_it(tmp_path: Pa
                          "--eval-deals", "1", "--curve", str(tmp_path / "i.json")]) == 0
     first = json.loads((tmp_path / "i.json").read_text())
     assert first[0]["phase"] == "demonstrations" and "vs_random" in first[-1]
+
+
+def test_the_shipped_checkpoint_plays_classic(monkeypatch: pytest.MonkeyPatch) -> None:
+    from shengji.ml.bot import default_checkpoint
+
+    monkeypatch.delenv("SHENGJI_CHECKPOINT", raising=False)
+    path = default_checkpoint("classic")
+    net, meta = load(str(path))
+    assert meta["preset"] == "classic" and meta["imitation_deals"] == 16000
+    assert (net.obs_size, net.actions) == (730, 68)
+    bot_module._load.cache_clear()
+    report = run_duplicate(PRESETS["classic"], "shengji.ml.bot:LearnedBot", "random", 4,
+                           seed=7, allow_import=True)
+    assert report.pairs == 4 and not report.forfeits

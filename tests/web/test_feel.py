@@ -365,7 +365,8 @@ def test_layouts_keep_the_hand_and_the_chips_in_view(
         if not shots["notice"] and declaring and hint.is_visible():
             hint.click()  # a hint while declaring is a notice ("Hint: pass")
             expect(page.get_by_test_id("notice")).to_be_visible()
-            page.screenshot(path=artifacts / f"notice-{locale}-{size['width']}x{size['height']}.png")
+            tag = f"{size['width']}x{size['height']}"
+            page.screenshot(path=artifacts / f"notice-{locale}-{tag}.png")
             _clear_of_chips(page)
             shots["notice"] = True
         return bool(shots["notice"] and st.get("phase") == "playing" and st.get("to") == 0

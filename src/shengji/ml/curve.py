@@ -62,7 +62,7 @@ def curve_svg(points: Sequence[Point], title: str) -> str:
         m = xmax * k / 4
         out.append(f'<text x="{x(m):.1f}" y="{H - B + 18}" text-anchor="middle">{m:.0f}</text>')
     out.append(f'<text x="{(L + W - R) / 2}" y="{H - B + 36}" text-anchor="middle">'
-               "minutes of training (one process, this 2-core machine)</text>")
+               "minutes of training (wall clock on this 2-core machine)</text>")
     for scratch in (False, True):  # one line through the warm-started run, one through scratch
         line = [p for p in points if (p.phase == "scratch") == scratch]
         if line:

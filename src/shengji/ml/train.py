@@ -6,8 +6,8 @@ share of attacker points as shaping if asked), computes advantages per seat with
 (gamma 1), and takes PPO steps (clipped ratio, value loss, entropy bonus) over minibatches.
 Illegal indices never get probability: the logits of masked indices are -1e9.
 
-    python -m shengji.ml.train --preset classic --steps 2000000 --out ppo-classic.pt \\
-        --eval-every 200000 --eval-deals 100 --curve curve.json
+    python -m shengji.ml.train --preset classic --init bc-classic.pt --minutes 50 \\
+        --out ppo-classic.pt --eval-every 300000 --eval-deals 80 --curve ppo.json
 
 >>> log = train(preset="one-deck", steps=150, envs=1, seed=1, hidden=16, out=None)
 >>> log[-1]["steps"] >= 150, {"loss", "deals", "mean_reward"} <= set(log[-1])
