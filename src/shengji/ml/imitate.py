@@ -24,6 +24,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,7 @@ from shengji.core.actions import Pass
 from shengji.core.views import view_for
 from shengji.env.aec import ShengjiEnv, agent_name
 from shengji.ml.policy import PolicyNet, save
+from shengji.ml.train import evaluate_net
 
 
 @dataclass
@@ -124,10 +126,10 @@ def collect(
 def pretrain(
     net: PolicyNet, data: Demonstrations, epochs: int = 3, lr: float = 1e-3,
     batch: int = 1024, value_weight: float = 0.25, seed: int = 0,
-    on_epoch: Any = None,
+    on_epoch: Callable[[dict[str, float]], None] | None = None,
 ) -> list[dict[str, float]]:
     """Fit ``net`` to the demonstrations; one log entry per epoch (loss, pick accuracy).
-    ``on_epoch(epoch, entry)`` is called after each epoch (evaluations, checkpoints)."""
+    ``on_epoch(entry)`` is called after each epoch (evaluations, checkpoints)."""
     gen = torch.Generator().manual_seed(seed)
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     n = len(data.action)
@@ -156,7 +158,7 @@ def pretrain(
         entry = {"epoch": epoch + 1, "loss": total / n, "accuracy": correct / n}
         log.append(entry)
         if on_epoch is not None:
-            on_epoch(epoch + 1, entry)
+            on_epoch(entry)
     net.eval()
     return log
 
@@ -193,15 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     log: list[dict[str, Any]] = [{"phase": "demonstrations", "deals": data.deals,
                                   "steps": len(data.action), "seconds": round(made, 1)}]
 
-    def on_epoch(epoch: int, entry: dict[str, Any]) -> None:
-        from shengji.ml.train import evaluate_net
-
-        entry = {"phase": "imitation", **entry,
-                 "seconds": round(time.perf_counter() - start, 1)}
+    def on_epoch(fit: dict[str, float]) -> None:
+        entry: dict[str, Any] = {"phase": "imitation", **fit,
+                                 "seconds": round(time.perf_counter() - start, 1)}
         if args.eval_deals:
             entry["vs_random"] = evaluate_net(net, args.preset, "random", args.eval_deals,
                                               args.seed)
-            net.train()
         save(net, args.out, meta)
         log.append(entry)
         print(json.dumps(entry), file=sys.stderr, flush=True)

@@ -226,7 +226,6 @@ def _evaluated(
     """``entry`` with ``vs_<bot>`` figures for ``random`` and each bot of ``against``."""
     for bot in dict.fromkeys(("random", *against)):
         entry[f"vs_{bot}"] = evaluate_net(net, preset, bot, deals, seed)
-    net.train()
     return entry
 
 
