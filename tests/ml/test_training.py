@@ -120,6 +120,25 @@ def test_imitation_learns_the_teachers_picks_and_ppo_starts_from_it(tmp_path: Pa
     assert any("vs_random" in e for e in json.loads(curve.read_text()))
     with pytest.raises(ValueError, match="another preset"):
         train(preset="classic", steps=10, envs=1, out=None, log_every=0, init=str(ckpt))
+    with pytest.raises(ValueError, match="needs an --init"):
+        train(preset="one-deck", steps=10, envs=1, out=None, log_every=0, kl=0.5)
+    held = tmp_path / "kl.pt"  # a KL penalty towards the warm start: a large one keeps it
+    train(preset="one-deck", steps=300, envs=1, out=str(held), log_every=0, init=str(ckpt),
+          kl=100.0, lr=1e-3)
+    free = tmp_path / "free.pt"
+    train(preset="one-deck", steps=300, envs=1, out=str(free), log_every=0, init=str(ckpt),
+          lr=1e-3)
+    x = torch.from_numpy(data.obs[:200]).float()
+    m = torch.from_numpy(data.mask[:200])
+    with torch.no_grad():
+        base = torch.log_softmax(net(x, m)[0], -1)
+
+    def drift(path: Path) -> float:
+        with torch.no_grad():
+            other = torch.log_softmax(load(str(path))[0](x, m)[0], -1)
+        return float((base.exp() * (base - other)).sum(-1).mean())
+
+    assert drift(held) < drift(free)
     assert imitate_main(["--preset", "one-deck", "--deals", "2", "--epochs", "1",
                          "--hidden", "16", "--out", str(tmp_path / "i.pt"),
                          "--eval-deals", "1", "--curve", str(tmp_path / "i.json")]) == 0

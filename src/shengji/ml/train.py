@@ -138,13 +138,16 @@ def train(
     seconds: float = 0.0,
     curve: str | None = None,
     eval_against: tuple[str, ...] = ("random",),
+    kl: float = 0.0,
 ) -> list[dict[str, Any]]:
     """Train for about ``steps`` environment steps (or ``seconds``, if given, whichever
     ends first); the log (one entry per update, and the duplicate evaluations against
     ``random``, and each other bot of ``eval_against``, every ``eval_every`` steps).
     ``init``: start from this checkpoint (e.g. the imitation warm start, ``imitate.py``)
     instead of random weights, evaluated first; ``curve``: the log is written there (JSON)
-    at every evaluation and at the end."""
+    at every evaluation and at the end. ``kl``: weight of a penalty on the KL divergence
+    from the ``init`` policy (kept frozen), so self-play cannot drift far from the warm
+    start where the reward does not ask it to."""
     torch.manual_seed(seed)
     rng = random.Random(seed)
     pool = [ShengjiEnv(preset) for _ in range(envs)]
@@ -156,6 +159,9 @@ def train(
             raise ValueError(f"checkpoint {init} was trained for another preset")
     else:
         net = PolicyNet(pool[0].layout.size, pool[0].catalogue.size, hidden)
+    if kl and not init:
+        raise ValueError("a KL penalty needs an --init policy to stay near")
+    reference = load(init)[0] if kl and init else None
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     log: list[dict[str, Any]] = []
     done_steps = deals = 0
@@ -190,6 +196,12 @@ def train(
                 value_loss = (value - ret[idx]).pow(2).mean()
                 ent = -(logp_all.exp() * logp_all).sum(-1).mean()
                 loss = policy_loss + 0.5 * value_loss - entropy * ent
+                if reference is not None:
+                    with torch.no_grad():
+                        ref_logp = torch.log_softmax(reference(obs[idx], mask[idx])[0], dim=-1)
+                    # masked indices: probability 0 on both sides, so they add nothing
+                    div = (logp_all.exp() * (logp_all - ref_logp)).sum(-1).mean()
+                    loss = loss + kl * div
                 opt.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(net.parameters(), 0.5)
@@ -282,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--curve", default=None, help="write the training log (JSON) here")
     ap.add_argument("--threads", type=int, default=1, help="torch threads")
     ap.add_argument("--entropy", type=float, default=0.01, help="entropy bonus")
+    ap.add_argument("--kl", type=float, default=0.0,
+                    help="weight of the KL penalty towards the --init policy")
     ap.add_argument("--init", default=None,
                     help="start from this checkpoint (the imitation warm start)")
     ap.add_argument("--eval-against", default="random",
@@ -296,6 +310,7 @@ def main(argv: list[str] | None = None) -> int:
         eval_every=args.eval_every, eval_deals=args.eval_deals, init=args.init,
         seconds=args.minutes * 60, curve=args.curve,
         eval_against=tuple(b.strip() for b in args.eval_against.split(",")),
+        kl=args.kl,
     )
     return 0
 
