@@ -158,3 +158,25 @@ def test_the_shipped_checkpoint_plays_classic(monkeypatch: pytest.MonkeyPatch) -
     report = run_duplicate(PRESETS["classic"], "shengji.ml.bot:LearnedBot", "random", 4,
                            seed=7, allow_import=True)
     assert report.pairs == 4 and not report.forfeits
+
+
+def test_the_agreement_bench_runs(tmp_path: Path) -> None:
+    """``bench/agreement.py`` at a tiny size, so it never rots (no figure is checked)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from shengji.ml.bot import default_checkpoint
+
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k != "SHENGJI_CHECKPOINT"}
+    env["PYTHONPATH"] = os.pathsep.join([str(root / "src"), str(root)])
+    out = tmp_path / "agree.json"
+    done = subprocess.run(
+        [sys.executable, str(root / "bench" / "agreement.py"), str(default_checkpoint()),
+         "--deals", "2", "--out", str(out)], env=env, capture_output=True, text=True,
+        timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (row,) = json.loads(out.read_text())["checkpoints"]
+    assert row["steps"] > 100 and 0 <= row["agree"] <= 1
