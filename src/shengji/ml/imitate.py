@@ -38,7 +38,7 @@ from shengji.core.actions import Pass
 from shengji.core.views import view_for
 from shengji.env.aec import ShengjiEnv, agent_name
 from shengji.ml.policy import PolicyNet, save
-from shengji.ml.train import evaluate_net
+from shengji.ml.train import evaluate_net, write_log
 
 
 @dataclass
@@ -205,8 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         log.append(entry)
         print(json.dumps(entry), file=sys.stderr, flush=True)
         if args.curve:
-            with open(args.curve, "w", encoding="utf-8") as f:
-                json.dump(log, f, indent=1)
+            write_log(args.curve, log)
 
     pretrain(net, data, args.epochs, args.lr, seed=args.seed, on_epoch=on_epoch)
     save(net, args.out, meta)

@@ -17,6 +17,7 @@ Illegal indices never get probability: the logits of masked indices are -1e9.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import random
 import sys
@@ -148,6 +149,8 @@ def train(
     at every evaluation and at the end. ``kl``: weight of a penalty on the KL divergence
     from the ``init`` policy (kept frozen), so self-play cannot drift far from the warm
     start where the reward does not ask it to."""
+    if kl and not init:
+        raise ValueError("a KL penalty needs an --init policy to stay near")
     torch.manual_seed(seed)
     rng = random.Random(seed)
     pool = [ShengjiEnv(preset) for _ in range(envs)]
@@ -159,9 +162,7 @@ def train(
             raise ValueError(f"checkpoint {init} was trained for another preset")
     else:
         net = PolicyNet(pool[0].layout.size, pool[0].catalogue.size, hidden)
-    if kl and not init:
-        raise ValueError("a KL penalty needs an --init policy to stay near")
-    reference = load(init)[0] if kl and init else None
+    reference = copy.deepcopy(net).eval() if kl else None  # the warm start, frozen
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     log: list[dict[str, Any]] = []
     done_steps = deals = 0
@@ -219,7 +220,7 @@ def train(
                 save(net, out, {"preset": preset, "steps": done_steps, "deals": deals, **base})
         log.append(entry)
         if curve and "vs_random" in entry:
-            _write(curve, log)
+            write_log(curve, log)
         now = time.perf_counter()
         if log_every and (now - last_print >= log_every or "vs_random" in entry):
             last_print = now
@@ -227,7 +228,7 @@ def train(
     if out:
         save(net, out, {"preset": preset, "steps": done_steps, "deals": deals, **base})
     if curve:
-        _write(curve, log)
+        write_log(curve, log)
     return log
 
 
@@ -241,7 +242,8 @@ def _evaluated(
     return entry
 
 
-def _write(path: str, log: list[dict[str, Any]]) -> None:
+def write_log(path: str, log: list[dict[str, Any]]) -> None:
+    """A training log as JSON (``--curve``), read by ``curve.py``."""
     with open(path, "w", encoding="utf-8") as f:
         json.dump(log, f, indent=1)
 
