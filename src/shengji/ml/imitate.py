@@ -8,7 +8,8 @@ the student also sees states the teacher would not reach. ``pretrain`` fits the 
 by cross-entropy on the masked logits and the value head to the final rewards; PPO in
 self-play then starts from these weights (``train.py --init``).
 
-    python -m shengji.ml.imitate --deals 8000 --jobs 2 --hidden 256 --out bc-classic.pt
+    python -m shengji.ml.imitate --deals 16000 --jobs 2 --hidden 256 --epochs 8 \\
+        --out bc-classic.pt --eval-deals 60 --curve imitation.json
 
 >>> data = demonstrations("classic", deals=1, seed=3)
 >>> int(data.action.shape[0]) == int(data.obs.shape[0]) > 100, data.obs.dtype.name
@@ -38,7 +39,7 @@ from shengji.core.actions import Pass
 from shengji.core.views import view_for
 from shengji.env.aec import ShengjiEnv, agent_name
 from shengji.ml.policy import PolicyNet, save
-from shengji.ml.train import evaluate_net, write_log
+from shengji.ml.train import evaluate_net, final_reward, write_log
 
 
 @dataclass
@@ -93,13 +94,8 @@ def demonstrations(
                 acts.append(index)
                 seats.append(seat)
                 env.step(index)
-        res = env.state.result
-        assert res is not None
-        for i in range(first, len(acts)):
-            s = seats[i]
-            r = float(env.infos[agent_name(s)]["levels"])
-            sign = -1.0 if s in res.defenders else 1.0
-            ret.append(r + shaping * sign * res.attacker_points / 100.0)
+        final = [final_reward(env, s, shaping) for s in range(env.ruleset.players)]
+        ret.extend(final[seats[i]] for i in range(first, len(acts)))
     return Demonstrations(
         np.asarray(obs, dtype=np.float16), np.asarray(masks, dtype=np.bool_),
         np.asarray(acts, dtype=np.int16), np.asarray(ret, dtype=np.float32), deals,

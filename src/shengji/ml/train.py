@@ -86,13 +86,8 @@ def collect(
             per_seat[k].setdefault(seat, []).append(index)
             env.step(int(actions[j]))
             if env.turn is None:  # the deal is over: each seat's last step gets its reward
-                res = env.state.result
-                assert res is not None
                 for s, steps in per_seat[k].items():
-                    r = float(env.infos[agent_name(s)]["levels"])
-                    if shaping:
-                        sign = -1.0 if s in res.defenders else 1.0
-                        r += shaping * sign * res.attacker_points / 100.0
+                    r = final_reward(env, s, shaping)
                     batch.reward[steps[-1]] += r
                     rewards.append(r)
                     batch.trajectories.append(steps)
@@ -100,6 +95,16 @@ def collect(
                 still.append(k)
         live = still
     return batch, rewards
+
+
+def final_reward(env: ShengjiEnv, seat: int, shaping: float) -> float:
+    """``seat``'s reward for the deal ``env`` just finished: signed levels, plus ``shaping``
+    × the attackers' points / 100 (+ for the attackers, − for the dealer side)."""
+    res = env.state.result
+    assert res is not None
+    r = float(env.infos[agent_name(seat)]["levels"])
+    sign = -1.0 if seat in res.defenders else 1.0
+    return r + shaping * sign * res.attacker_points / 100.0
 
 
 def advantages(batch: Batch, lam: float) -> tuple[torch.Tensor, torch.Tensor]:
