@@ -85,12 +85,23 @@ class SearchBot:
         think_ms: float = 1000.0,
         samples: int | None = None,
         rollout: str = "heuristic",
+        *,
+        margin: float = MARGIN,
+        confidence: float = CONFIDENCE,
+        max_candidates: int = MAX_CANDIDATES,
+        min_worlds: int = MIN_WORLDS,
     ) -> None:
         from shengji.bots.registry import BOTS, make_bot
 
         self.rng = random.Random(seed)
         self.think_ms = think_ms
         self.samples = samples
+        self.margin = margin
+        """Mean gain over the policy's choice needed to overrule it."""
+        self.confidence = confidence
+        """Standard errors above zero that gain must also be."""
+        self.max_candidates = max_candidates
+        self.min_worlds = min_worlds
         policy = "heuristic" if "heuristic" in BOTS else "random"
         rollout = rollout if rollout in BOTS else policy
         self.policy: Bot = make_bot(policy, f"{seed}.policy")
@@ -149,17 +160,17 @@ class SearchBot:
                 d = values[i] - values[0]
                 diff[i] += d
                 diff2[i] += d * d
-            if worlds >= MIN_WORLDS:
+            if worlds >= self.min_worlds:
                 # Drop alternatives that are clearly no better than the policy's choice.
                 active = [i for i in active if i == 0 or _upper(diff[i], diff2[i], worlds) > 0]
         self.last_worlds = worlds
         self.stats.append((worlds, rollouts, time.thread_time() - cpu0))
         self.searched += 1
         best = 0
-        if worlds >= MIN_WORLDS:
+        if worlds >= self.min_worlds:
             for i in active:
                 mean = diff[i] / worlds
-                sure = mean > MARGIN and _z(diff[i], diff2[i], worlds) >= CONFIDENCE
+                sure = mean > self.margin and _z(diff[i], diff2[i], worlds) >= self.confidence
                 if sure and (best == 0 or mean > diff[best] / worlds):
                     best = i
         self.overruled += best != 0
@@ -167,9 +178,9 @@ class SearchBot:
 
     def candidates(self, view: DealView, legal: LegalActions) -> list[Action]:
         """The policy's choice and its next best alternatives; for a lead, also the best
-        unit of each shape and suit (up to ``MAX_CANDIDATES`` in all)."""
+        unit of each shape and suit (up to ``max_candidates`` in all)."""
         if isinstance(self.policy, HeuristicBot):
-            out = self.policy.shortlist(view, legal, MAX_CANDIDATES)
+            out = self.policy.shortlist(view, legal, self.max_candidates)
         else:
             first = self.policy.choose(view, legal)
             assert first is not None
@@ -177,7 +188,7 @@ class SearchBot:
         seen = {_key(a) for a in out}
 
         def add(action: Action) -> None:
-            if len(out) < MAX_CANDIDATES and _key(action) not in seen:
+            if len(out) < self.max_candidates and _key(action) not in seen:
                 seen.add(_key(action))
                 out.append(action)
 
@@ -193,7 +204,7 @@ class SearchBot:
                 add(Play(view.seat, best[shape]))
         else:
             for action in legal:
-                if len(out) >= MAX_CANDIDATES:
+                if len(out) >= self.max_candidates:
                     break
                 add(action)
         return out
