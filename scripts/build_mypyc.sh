@@ -7,8 +7,9 @@
 set -euo pipefail
 cd "${SRC:-$(dirname "$0")/../src}"
 BIN="${BIN:-$(cd "$(dirname "$0")/.." && pwd)/.venv/bin}"
-# bots/base.py stays interpreted: a runtime-checkable Protocol cannot be compiled.
-"$BIN/mypyc" shengji/core/*.py $(ls shengji/bots/*.py | grep -v '/base\.py$')
+# bots/base.py (a runtime-checkable Protocol) and bots/fault.py (an exception class) stay
+# interpreted: mypyc compiles neither.
+"$BIN/mypyc" shengji/core/*.py $(ls shengji/bots/*.py | grep -Ev '/(base|fault)\.py$')
 rm -rf build
 echo "compiled: $(ls shengji/core/*.so shengji/bots/*.so | wc -l) extension modules" \
   "(make mypyc-clean removes them)"

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from shengji.bots.base import Bot
+from shengji.bots.fault import BotFault
 from shengji.core.actions import (
     SYSTEM,
     Action,
@@ -39,30 +40,6 @@ from shengji.core.views import view_for
 
 _DEAL = Deal()
 Listener = Callable[[Action, MatchState, list[Event]], None]
-
-
-class BotFault(RuntimeError):
-    """A bot broke the protocol: an illegal action, no action, something not an action, or
-    an exception of its own. Names the bot and its seat; ``match`` is the match as it stood
-    (its finished deals count), ``deal_no`` the deal that was cut short.
-
-    >>> str(BotFault("mybot", 2, "returned no action", None, 0))
-    "bot 'mybot' at seat 2 returned no action (deal 1)"
-    """
-
-    def __init__(
-        self, bot: str, seat: int, problem: str, match: MatchState | None, deal_no: int
-    ) -> None:
-        super().__init__(f"bot {bot!r} at seat {seat} {problem} (deal {deal_no + 1})")
-        self.bot = bot
-        self.seat = seat
-        self.problem = problem
-        self.match = match
-        self.deal_no = deal_no
-
-    def __reduce__(self) -> tuple[type[BotFault], tuple[str, int, str, None, int]]:
-        """Picklable (from worker processes), without the match."""
-        return (BotFault, (self.bot, self.seat, self.problem, None, self.deal_no))
 
 
 def ask(

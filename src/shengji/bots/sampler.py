@@ -2,7 +2,11 @@
 
 The unseen cards are dealt at random to the other seats (as many as each holds) and to the
 kitty (when the viewer did not bury it), never giving a seat a suit it has shown it lacks,
-and keeping a standing declaration's cards with its declarer. 找朋友 (nearest-holder): once
+and keeping a standing declaration's cards with its declarer. Each follow a seat made must
+have been legal with the hand the world gives it (its cards now plus those it played
+since): a seat that followed a led pair (拖拉机: a tractor) with two singles of the suit held
+no pair of it then, so no world gives it one (rejection, ``FOLLOW_TRIES`` tries; when the
+evidence cannot be met the last world that keeps the voids is used). 找朋友 (nearest-holder): once
 a seat has played the called card without being revealed, a nearer seat must hold one, so a
 copy goes to one of the seats that may still be the friend. Only the view is used.
 
@@ -17,16 +21,24 @@ from __future__ import annotations
 import random
 
 from shengji.core.determinize import known_voids, unseen_cards
+from shengji.core.follow import Lead, analyse_lead, follow_refusal
 from shengji.core.views import DealView
 
 KITTY = -1
 """Pseudo-seat for kitty cards in a guess."""
+FOLLOW_TRIES = 40
+"""Worlds drawn before giving up on the follows' structure evidence."""
+
+Follow = tuple[int, Lead, tuple[int, ...], list[int]]
+"""A past follow that the structure rule constrains: ``(seat, lead, play, cards the seat
+played after it)``."""
 
 
 def sample_hidden(
-    view: DealView, rng: random.Random, tries: int = 20
+    view: DealView, rng: random.Random, tries: int = 20, follows: bool = True
 ) -> tuple[list[list[int]], list[int]]:
-    """Hands (count vectors, the viewer's own included) and kitty of one random world."""
+    """Hands (count vectors, the viewer's own included) and kitty of one random world
+    (``follows=False``: without the follows' structure evidence)."""
     assert view.seat is not None
     ctx = view.ctx
     players = view.ruleset.players
@@ -54,7 +66,9 @@ def sample_hidden(
     else:
         shown_left = []
     friend_pin = _friend_holders(view, unseen, voids)
-    for _ in range(tries):
+    evidence = structured_follows(view) if follows else []
+    fallback: tuple[list[list[int]], list[int]] | None = None
+    for _ in range(FOLLOW_TRIES if evidence else tries):
         pins = dict(pinned)
         if shown_left:
             pins = _place_shown(rng, shown_left, holder, need, kitty_size, pins)
@@ -63,12 +77,54 @@ def sample_hidden(
             seat = rng.choices(seats, weights=[need[p] for p in seats])[0]
             pins = {**pins, seat: [*pins.get(seat, []), card]}
         world = _try(view, rng, unseen, need, kitty_size, voids, pins, ctx is not None)
-        if world is not None:
+        if world is None:
+            continue
+        if not evidence or follows_hold(view, world[0], evidence):
             return world
+        fallback = world
+    if fallback is not None:
+        return fallback
     # Constraints too tight to satisfy at random: drop the voids, keep the counts.
     world = _try(view, rng, unseen, need, kitty_size, [set() for _ in voids], {}, False)
     assert world is not None
     return world
+
+
+def structured_follows(view: DealView) -> list[Follow]:
+    """The other seats' follows of a lead with structure (pairs, tractors) made with as
+    many cards of the led suit as were led: the rule then said which shapes they owed."""
+    ctx = view.ctx
+    if ctx is None:
+        return []
+    tricks = [t.plays for t in view.tricks]
+    if view.trick:
+        tricks.append(view.trick)
+    out: list[Follow] = []
+    later: dict[int, list[int]] = {}
+    for plays in reversed(tricks):
+        lead = analyse_lead(plays[0][1], ctx, view.ruleset) if len(plays[0][1]) > 1 else None
+        for seat, cards in reversed(plays):
+            if (
+                lead is not None and lead.has_structure and seat != view.seat
+                and seat != plays[0][0]
+                and sum(1 for c in cards if ctx.esuit[c] == lead.suit) == lead.size
+            ):
+                out.append((seat, lead, tuple(cards), list(later.get(seat, ()))))
+            later.setdefault(seat, []).extend(cards)
+    return out
+
+
+def follows_hold(view: DealView, hands: list[list[int]], follows: list[Follow]) -> bool:
+    """Whether every constrained follow was legal with the hand ``hands`` implies."""
+    ctx = view.ctx
+    assert ctx is not None
+    for seat, lead, play, since in follows:
+        then = list(hands[seat])
+        for c in (*play, *since):
+            then[c] += 1
+        if follow_refusal(lead, then, play, ctx) is not None:
+            return False
+    return True
 
 
 def _place_shown(

@@ -1,0 +1,111 @@
+"""The sampler's inference from play: every follow a seat made stays legal in every world.
+
+A seat that followed a led pair with two singles of the suit (say ``♠K ♠4`` on ``♠7♠7``)
+held no pair of spades then, and cannot hold one now: no world may give it one.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shengji.bots.driver import play_match
+from shengji.bots.heuristic import HeuristicBot
+from shengji.bots.random import RandomBot
+from shengji.bots.sampler import follows_hold, sample_hidden, structured_follows
+from shengji.bots.search import SearchBot
+from shengji.core.ruleset import PRESETS
+from shengji.core.state import DealState, Phase
+from shengji.core.units import decompose_counts, pos_counts_from_hand
+from shengji.core.views import view_for
+
+
+def playing_states(name: str, seed: int, heuristic: bool) -> list[DealState]:
+    """Every play-phase position of one seeded deal."""
+    seen: list[DealState] = []
+
+    def keep(_a, state, _e) -> None:  # type: ignore[no-untyped-def]
+        if state.deal.phase is Phase.PLAYING and not state.history:
+            seen.append(state.deal)
+
+    rs = PRESETS[name]
+    kind = HeuristicBot if heuristic else RandomBot
+    play_match(rs, [kind(i) for i in range(rs.players)], seed=seed, deals=1, on_action=keep)
+    return seen
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(sorted(PRESETS)), st.integers(0, 10_000), st.booleans(),
+       st.floats(0.2, 1.0))
+def test_the_true_deal_is_always_a_possible_world(
+    name: str, seed: int, heuristic: bool, when: float
+) -> None:
+    """Soundness: the evidence never rules out the cards as they really lie."""
+    states = playing_states(name, seed, heuristic)
+    state = states[min(len(states) - 1, int(when * len(states)))]
+    seat = state.to_act
+    if seat is None or seat < 0:
+        return
+    view = view_for(state, seat)
+    follows = structured_follows(view)
+    assert follows_hold(view, [list(h) for h in state.hands], follows)
+
+
+def constrained(name: str = "classic") -> tuple[DealState, int]:
+    """A seeded position where some other seat followed a pair or tractor with no pair."""
+    for seed in range(40):
+        for state in playing_states(name, seed, heuristic=True)[::4]:
+            seat = state.to_act
+            if seat is None or seat < 0:
+                continue
+            view = view_for(state, seat)
+            ctx = view.ctx
+            assert ctx is not None
+            for who, lead, play, _since in structured_follows(view):
+                units = decompose_counts(pos_counts_from_hand(
+                    [play.count(k) for k in range(54)], lead.suit, ctx), lead.suit)
+                if all(u.width == 1 for u in units):
+                    return state, who
+    raise AssertionError("no declined pair in 40 deals")
+
+
+def test_a_seat_that_declined_a_pair_is_never_dealt_one_of_that_suit() -> None:
+    state, who = constrained()
+    seat = state.to_act
+    assert seat is not None
+    view = view_for(state, seat)
+    follows = structured_follows(view)
+    rng = random.Random(5)
+    for _ in range(25):
+        hands, _kitty = sample_hidden(view, rng)
+        assert follows_hold(view, hands, follows)
+    # ... while worlds that only keep the voids break that evidence now and then
+    broken = 0
+    for _ in range(200):
+        hands, _kitty = sample_hidden(view, rng, follows=False)
+        broken += not follows_hold(view, hands, follows)
+    assert broken > 0, who
+
+
+def test_the_search_with_inference_decides_from_the_view_only() -> None:
+    """The view-swap check where the new evidence is in play: swapping two other seats'
+    hands where the view is unchanged changes no world and no choice."""
+    state, _who = constrained()
+    seat = state.to_act
+    assert seat is not None
+    others = [s for s in range(4) if s != seat]
+    for a, b in ((others[0], others[1]), (others[0], others[2]), (others[1], others[2])):
+        twin = state._copy()
+        hands = list(state.hands)
+        hands[a], hands[b] = state.hands[b], state.hands[a]
+        twin.hands = tuple(hands)
+        if view_for(twin, seat) != view_for(state, seat):
+            continue
+        picks = []
+        for s in (state, twin):
+            bot = SearchBot(seed=3, samples=4, rollout="heuristic")
+            choice = bot.choose(view_for(s, seat), s.legal_actions(seat))
+            picks.append((choice, [(w, r) for w, r, _c in bot.stats]))
+        assert picks[0] == picks[1]
