@@ -11,7 +11,7 @@ decision do not add up over a deal (later decisions repair earlier ones): the fi
 variants, and the ladder (``bench/ladder.py``) measures levels per deal.
 
 A variant is ``name=key:value,...`` over ``SearchBot``'s knobs: ``ms`` (CPU think time),
-``w`` (fixed worlds), ``margin``, ``conf``, ``cands``, ``minw``, ``rollout``, ``infer``.
+``w`` (fixed worlds), ``margin``, ``conf``, ``cands``, ``minw``, ``rollout``, ``draws``.
 
     .venv/bin/python bench/decisions.py --positions 400 --jobs 2 \\
         --variant base=ms:300 --variant bold=ms:300,conf:1,margin:0
@@ -113,7 +113,7 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     name, _, spec = text.partition("=")
     keys = {"ms": ("think_ms", float), "w": ("samples", int), "margin": ("margin", float),
             "conf": ("confidence", float), "cands": ("max_candidates", int),
-            "minw": ("min_worlds", int), "rollout": ("rollout", str), "infer": ("infer", str)}
+            "minw": ("min_worlds", int), "rollout": ("rollout", str), "draws": ("draws", int)}
     kwargs: dict[str, Any] = {}
     for part in filter(None, spec.split(",")):
         key, _, value = part.partition(":")

@@ -13,9 +13,12 @@ from hypothesis import strategies as st
 
 from shengji.bots.driver import play_match
 from shengji.bots.heuristic import HeuristicBot
+from shengji.bots.plausible import misses
 from shengji.bots.random import RandomBot
 from shengji.bots.sampler import follows_hold, sample_hidden, structured_follows
 from shengji.bots.search import SearchBot
+from shengji.core.actions import Play
+from shengji.core.determinize import start_of_play, state_from_view
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import DealState, Phase
 from shengji.core.units import decompose_counts, pos_counts_from_hand
@@ -109,3 +112,60 @@ def test_the_search_with_inference_decides_from_the_view_only() -> None:
             choice = bot.choose(view_for(s, seat), s.legal_actions(seat))
             picks.append((choice, [(w, r) for w, r, _c in bot.stats]))
         assert picks[0] == picks[1]
+
+
+def test_replaying_the_plays_from_the_first_lead_reaches_the_world_again() -> None:
+    """``start_of_play`` puts every played card back; the view's plays, replayed, lead to
+    the same hands, trick, tricks and points as the world itself."""
+    for seed in (1, 2):
+        states = playing_states("classic", seed, heuristic=False)
+        for state in states[5::9]:
+            seat = state.to_act
+            assert seat is not None and seat >= 0
+            view = view_for(state, seat)
+            hands = [list(h) for h in state.hands]
+            start = start_of_play(view, hands, list(state.kitty))
+            assert start.tricks == () and start.trick == () and start.attacker_points == 0
+            for who, cards in [p for t in view.tricks for p in t.plays] + list(view.trick):
+                start.apply_in_place(Play(who, tuple(cards)))
+            world = state_from_view(view, hands, list(state.kitty))
+            assert [list(h) for h in start.hands] == [list(h) for h in world.hands]
+            assert start.trick == world.trick and start.tricks == world.tricks
+            assert start.attacker_points == world.attacker_points
+            assert start.to_act == world.to_act
+
+
+def test_the_true_deal_explains_every_heuristic_play() -> None:
+    """Among heuristic players the real deal has no misses, while random worlds do: the
+    filter's evidence points at the truth (worlds of 2-14 misses in these positions)."""
+    states = playing_states("classic", 3, heuristic=True)
+    judges = [HeuristicBot(k) for k in range(4)]
+    rng = random.Random(1)
+    for state in states[10::15]:
+        seat = state.to_act
+        assert seat is not None
+        view = view_for(state, seat)
+        assert misses(view, [list(h) for h in state.hands], list(state.kitty), judges) == 0
+        drawn = [misses(view, *sample_hidden(view, rng), judges) for _ in range(4)]
+        assert max(drawn) > 0
+
+
+def test_the_filtered_search_decides_from_the_view_only() -> None:
+    """The view-swap check with ``draws``: a hidden swap changes no world and no choice."""
+    state, _who = constrained()
+    seat = state.to_act
+    assert seat is not None
+    others = [s for s in range(4) if s != seat]
+    twin = state._copy()
+    hands = list(state.hands)
+    hands[others[0]], hands[others[2]] = state.hands[others[2]], state.hands[others[0]]
+    twin.hands = tuple(hands)
+    if view_for(twin, seat) != view_for(state, seat):
+        return
+    picks = []
+    for s in (state, twin):
+        bot = SearchBot(seed=4, samples=3, draws=3)
+        worlds = [bot.world(view_for(s, seat)) for _ in range(2)]
+        choice = bot.choose(view_for(s, seat), s.legal_actions(seat))
+        picks.append((worlds, choice))
+    assert picks[0] == picks[1]

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 from shengji.bots.base import Bot
 from shengji.bots.heuristic import HeuristicBot
+from shengji.bots.plausible import misses
 from shengji.bots.sampler import sample_hidden
 from shengji.core.actions import Action, Play
 from shengji.core.determinize import state_from_view
@@ -90,6 +91,7 @@ class SearchBot:
         confidence: float = CONFIDENCE,
         max_candidates: int = MAX_CANDIDATES,
         min_worlds: int = MIN_WORLDS,
+        draws: int = 1,
     ) -> None:
         from shengji.bots.registry import BOTS, make_bot
 
@@ -102,6 +104,10 @@ class SearchBot:
         """Standard errors above zero that gain must also be."""
         self.max_candidates = max_candidates
         self.min_worlds = min_worlds
+        self.draws = draws
+        """Worlds drawn per world played out: the one whose other seats' plays the
+        heuristic explains best is kept (``plausible.misses``); 1 takes every draw."""
+        self._judges = [HeuristicBot(f"{seed}.judge.{k}") for k in range(6)]
         policy = "heuristic" if "heuristic" in BOTS else "random"
         rollout = rollout if rollout in BOTS else policy
         self.policy: Bot = make_bot(policy, f"{seed}.policy")
@@ -135,13 +141,15 @@ class SearchBot:
         worlds = rollouts = 0
         timed = budget < math.inf or wall < math.inf
         # the longest rollout so far (CPU, wall): none is started that would overrun
-        slowest = slowest_wall = 0.0
+        slowest = slowest_wall = drawing = 0.0
         while len(active) > 1 and not (self.samples is not None and worlds >= self.samples):
             n_active = len(active)
-            if timed and (time.thread_time() + slowest * n_active >= budget
+            if timed and (time.thread_time() + drawing + slowest * n_active >= budget
                           or time.monotonic() + slowest_wall * n_active >= wall):
                 break  # a world only counts when every active candidate was played in it
-            hands, kitty = sample_hidden(view, self.rng)
+            start = time.thread_time()
+            hands, kitty = self.world(view)
+            drawing = max(drawing, time.thread_time() - start)
             values: dict[int, float] = {}
             for i in active:
                 start, start_wall = time.thread_time(), time.monotonic()
@@ -175,6 +183,22 @@ class SearchBot:
                     best = i
         self.overruled += best != 0
         return candidates[best]
+
+    def world(self, view: DealView) -> tuple[list[list[int]], list[int]]:
+        """One sampled world: of ``draws`` draws, the one with the fewest misses."""
+        if self.draws <= 1 or view.friend_call is not None:
+            return sample_hidden(view, self.rng)
+        best: tuple[list[list[int]], list[int]] | None = None
+        fewest = 0
+        for _ in range(self.draws):
+            hands, kitty = sample_hidden(view, self.rng)
+            miss = misses(view, hands, kitty, self._judges, None if best is None else fewest)
+            if best is None or miss < fewest:
+                best, fewest = (hands, kitty), miss
+                if miss == 0:
+                    break
+        assert best is not None
+        return best
 
     def candidates(self, view: DealView, legal: LegalActions) -> list[Action]:
         """The policy's choice and its next best alternatives; for a lead, also the best

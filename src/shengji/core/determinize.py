@@ -122,3 +122,27 @@ def state_from_view(
     return s
 
 
+
+
+def start_of_play(
+    view: DealView, hands: Sequence[Sequence[int]], kitty: Sequence[int]
+) -> DealState:
+    """The world of ``state_from_view`` as it stood at the first lead: every card played
+    since back in its player's hand, no trick played, no points won; replaying the view's
+    plays from it reaches the world again. Not for 找朋友 (who defends changes with the
+    friend's reveal): ``ValueError``."""
+    if view.friend_call is not None:
+        raise ValueError("start_of_play does not rebuild a friend call")
+    plays = [p for t in view.tricks for p in t.plays] + list(view.trick)
+    start = [list(h) for h in hands]
+    for seat, cards in plays:
+        for c in cards:
+            start[seat][c] += 1
+    s = state_from_view(view, start, kitty)
+    s.leader = plays[0][0] if plays else view.leader
+    s.trick = ()
+    s.lead = None
+    s.tricks = ()
+    s.attacker_points = 0
+    s.defender_points = 0
+    return s

@@ -1,0 +1,68 @@
+"""How well a sampled world explains the other seats' plays (inference from play).
+
+A world is replayed from the first lead (``determinize.start_of_play``); at every play of
+another seat the heuristic is asked what it would have played there with that world's
+hand. Each play it would not have made is a *miss*: a world in which the others' plays
+look natural (few misses) is more likely the real one than a world in which they look
+odd, whoever the others are, since people too lead their boss cards, feed their partner
+points and keep their pairs. ``SearchBot`` draws several worlds per world it plays out and
+keeps the one with the fewest misses.
+
+Among heuristic players the real deal explains every play; a random world does not:
+
+>>> import random
+>>> from shengji.bots.driver import play_match
+>>> from shengji.bots.sampler import sample_hidden
+>>> from shengji.core.ruleset import PRESETS
+>>> from shengji.core.views import view_for
+>>> seen = []
+>>> keep = lambda _a, m, _e: seen.append(m.deal) if m.deal.tricks and not m.history else None
+>>> _ = play_match(PRESETS["classic"], [HeuristicBot(i) for i in range(4)], seed=3,
+...                deals=1, on_action=keep)
+>>> deal = seen[40]
+>>> view = view_for(deal, deal.to_act)
+>>> judges = [HeuristicBot(i) for i in range(4)]
+>>> misses(view, deal.hands, deal.kitty, judges)
+0
+>>> misses(view, *sample_hidden(view, random.Random(1)), judges) > 0
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from shengji.bots.heuristic import HeuristicBot
+from shengji.core.actions import Play
+from shengji.core.determinize import start_of_play
+from shengji.core.views import DealView, view_for
+
+IMPOSSIBLE = 10_000
+"""The misses of a world in which a throw that stood would have failed."""
+
+
+def misses(
+    view: DealView,
+    hands: Sequence[Sequence[int]],
+    kitty: Sequence[int],
+    bots: Sequence[HeuristicBot],
+    stop: int | None = None,
+) -> int:
+    """Plays of the other seats that the heuristic (``bots``, one per seat) would not
+    have made in this world (``IMPOSSIBLE`` when a throw that stood would have failed in
+it); counting stops once past ``stop``."""
+    state = start_of_play(view, hands, kitty)
+    plays = [p for t in view.tricks for p in t.plays] + list(view.trick)
+    miss = 0
+    for seat, cards in plays:
+        if seat != view.seat:
+            legal = state.legal_actions(seat)
+            choice = bots[seat].choose(view_for(state, seat), legal)
+            if not isinstance(choice, Play) or sorted(choice.cards) != sorted(cards):
+                miss += 1
+                if stop is not None and miss > stop:
+                    return miss
+        state.apply_in_place(Play(seat, tuple(cards)))
+        if state.failed_throws:
+            return IMPOSSIBLE  # a throw that stood would have failed in this world
+    return miss
