@@ -3,7 +3,8 @@
 Every rung plays the same seeded deal pairs as ``shengji arena --duplicate --bots X,heuristic
 --seed S`` (``bots.duplicate.play_pair``, seeds ``S.0``, ``S.1``, …). Each finished pair is
 appended to ``<out>/<rung>.jsonl`` at once, so a long run can be stopped, polled and resumed;
-``--report`` summarises what is there (95% intervals) and draws ``<out>/ladder.svg``.
+``--report`` summarises what is there (95% intervals) and draws ``<out>/ladder.svg``; a rung
+in ``<out>/ladder.json`` with no pairs file here keeps its earlier figures.
 Decision times are CPU time of the deciding thread.
 
     .venv/bin/python bench/ladder.py --rungs random,beginner,search:300,cheat --pairs 300
@@ -64,8 +65,8 @@ def svg(rows: Sequence[dict[str, Any]]) -> str:
     """A hand-drawn chart: signed levels per deal against ``heuristic``, 95% intervals."""
     w, row_h, left, right = 780, 34, 150, 200
     h = 60 + row_h * len(rows)
-    lo = min([-0.5, *(r["signed_levels_per_deal"]["lo"] for r in rows)])
-    hi = max([0.5, *(r["signed_levels_per_deal"]["hi"] for r in rows)])
+    lo: float = min([-0.5, *(r["signed_levels_per_deal"]["lo"] for r in rows)])
+    hi: float = max([0.5, *(r["signed_levels_per_deal"]["hi"] for r in rows)])
 
     def x(v: float) -> float:
         return left + (v - lo) / (hi - lo) * (w - left - right)
@@ -127,6 +128,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{rung:<14} {d['pairs']:>4} pairs  signed levels/deal {s['mean']:+.3f} "
               f"[{s['lo']:+.3f}, {s['hi']:+.3f}]  level rate {d['level_rate']['mean'] or 0:.3f}  "
               f"decision ms median {t['median']} p95 {t['p95']}")
+    old = args.out / "ladder.json"
+    if rows and old.exists():
+        # rungs measured earlier whose pairs are not here (not rerun) keep their figures
+        have = {r["bot_a"] for r in rows}
+        rows += [r for r in json.loads(old.read_text()) if r["bot_a"] not in have]
     if rows:
         order = {"random": 0, "beginner": 1, "cheat": 99}
         rows.sort(key=lambda r: (order.get(r["bot_a"], 10), r["bot_a"]))
