@@ -35,6 +35,7 @@ from collections.abc import Sequence
 from shengji.bots.heuristic import HeuristicBot
 from shengji.core.actions import Play
 from shengji.core.determinize import start_of_play
+from shengji.core.errors import IllegalAction
 from shengji.core.views import DealView, view_for
 
 IMPOSSIBLE = 10_000
@@ -50,7 +51,7 @@ def misses(
 ) -> int:
     """Plays of the other seats that the heuristic (``bots``, one per seat) would not
     have made in this world (``IMPOSSIBLE`` when a throw that stood would have failed in
-it); counting stops once past ``stop``."""
+it, or a follow was not allowed by its hand); counting stops once past ``stop``."""
     state = start_of_play(view, hands, kitty)
     plays = [p for t in view.tricks for p in t.plays] + list(view.trick)
     miss = 0
@@ -62,7 +63,10 @@ it); counting stops once past ``stop``."""
                 miss += 1
                 if stop is not None and miss > stop:
                     return miss
-        state.apply_in_place(Play(seat, tuple(cards)))
+        try:
+            state.apply_in_place(Play(seat, tuple(cards)))
+        except IllegalAction:
+            return IMPOSSIBLE  # a follow this world's hand did not allow (evidence unmet)
         if state.failed_throws:
             return IMPOSSIBLE  # a throw that stood would have failed in this world
     return miss

@@ -34,6 +34,18 @@ class ShengjiError(ValueError):
         self.reason = reason
         self.message = message
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Picklable whatever the subclass's arguments (an error raised in a worker
+        process reaches its pool intact)."""
+        return (_rebuild, (type(self), self.reason, self.message))
+
+
+def _rebuild(cls: type[ShengjiError], reason: Reason, message: str) -> ShengjiError:
+    """The error ``cls`` with this reason and message (``ShengjiError.__reduce__``)."""
+    err = cls.__new__(cls)
+    ShengjiError.__init__(err, reason, message)
+    return err
+
 
 class NotationError(ShengjiError):
     """A card, rank or trump written wrongly, e.g. ``"SX"``."""
