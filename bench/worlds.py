@@ -56,7 +56,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in args.draws.split(","):
         plain = name == "plain"  # no evidence from the follows' structure either
         k = 1 if plain else int(name)
-        acc, early, late = [], [], []
+        acc: list[float] = []
+        early: list[float] = []
+        late: list[float] = []
         cpu = 0.0
         for i, p in enumerate(where):
             assert p.view.seat is not None
