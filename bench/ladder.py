@@ -120,11 +120,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         d = summary(args.out, rung)
         if d is None:
             continue
-        rows.append(d)
         s, t = d["signed_levels_per_deal"], d["decision_ms"]["a"]
         if d["pairs"] < 2:
             print(f"{rung:<14} {d['pairs']:>4} pair: too few for an interval")
             continue
+        rows.append(d)
         print(f"{rung:<14} {d['pairs']:>4} pairs  signed levels/deal {s['mean']:+.3f} "
               f"[{s['lo']:+.3f}, {s['hi']:+.3f}]  level rate {d['level_rate']['mean'] or 0:.3f}  "
               f"decision ms median {t['median']} p95 {t['p95']}")
