@@ -106,7 +106,8 @@ class SearchBot:
         self.min_worlds = min_worlds
         self.draws = draws
         """Worlds drawn per world played out: the one whose other seats' plays the
-        heuristic explains best is kept (``plausible.misses``); 1 takes every draw."""
+        heuristic explains best is kept (``plausible.misses``); 1 takes every draw, and so
+        does a 找朋友 deal (its replay would need the friend's reveal)."""
         self._judges = [HeuristicBot(f"{seed}.judge.{k}") for k in range(6)]
         policy = "heuristic" if "heuristic" in BOTS else "random"
         rollout = rollout if rollout in BOTS else policy
