@@ -53,8 +53,6 @@ class Position:
     hands: list[list[int]]
     kitty: list[int]
     trick: int
-    side_decisions: float
-    """Play decisions per deal of one side in this position's deal."""
 
 
 def positions(n: int, seed: int) -> list[Position]:
@@ -67,8 +65,6 @@ def positions(n: int, seed: int) -> list[Position]:
         bots = [HeuristicBot(f"{seed}.{k}.{s}") for s in range(rs.players)]
         m = MatchState.new(rs, f"{seed}.{k}", k % 4)
         k += 1
-        found: list[Position] = []
-        decisions = 0
         deals = len(m.history)
         while len(m.history) == deals:
             seat = m.to_act
@@ -78,15 +74,11 @@ def positions(n: int, seed: int) -> list[Position]:
             act = bots[seat].choose(view, legal) if view is not None else None
             if act is None:
                 act = legal.sample(random.Random(0))
-            if m.deal.phase is Phase.PLAYING and view is not None:
-                decisions += 1
-                if _choices(legal) > 1 and rng.random() < 0.1:
-                    found.append(Position(view, [list(h) for h in m.deal.hands],
-                                          list(m.deal.kitty), len(m.deal.tricks), 0.0))
+            if (m.deal.phase is Phase.PLAYING and view is not None and _choices(legal) > 1
+                    and rng.random() < 0.1):
+                out.append(Position(view, [list(h) for h in m.deal.hands],
+                                    list(m.deal.kitty), len(m.deal.tricks)))
             m, _ = m.apply(act)
-        for p in found:
-            p.side_decisions = decisions / 2
-        out.extend(found)
     return out[:n]
 
 
@@ -140,7 +132,7 @@ def _work(job: tuple[int, Position, list[str]]) -> dict[str, Any]:
     assert h is not None
     base = value(h)
     oracle = max(value(a) for a in CheatBot(f"o.{idx}").candidates(view, _legal(pos)))
-    row: dict[str, Any] = {"i": idx, "trick": pos.trick, "side_decisions": pos.side_decisions,
+    row: dict[str, Any] = {"i": idx, "trick": pos.trick,
                            "oracle": oracle - base, "gain": {}, "cpu": {}, "worlds": {}}
     for text in variants:
         name, kwargs = parse_variant(text)
@@ -159,12 +151,10 @@ def _legal(pos: Position) -> Any:
     return state_from_view(pos.view, pos.hands, pos.kitty).legal_actions(pos.view.seat)
 
 
-def _summary(values: Sequence[float], scale: float) -> dict[str, float]:
+def _summary(values: Sequence[float]) -> dict[str, float]:
     mean = statistics.fmean(values)
     se = statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return {"per_decision": mean, "lo": mean - 1.96 * se, "hi": mean + 1.96 * se,
-            "per_deal": mean * scale, "per_deal_lo": (mean - 1.96 * se) * scale,
-            "per_deal_hi": (mean + 1.96 * se) * scale}
+    return {"per_decision": mean, "lo": mean - 1.96 * se, "hi": mean + 1.96 * se}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -186,12 +176,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows.append(row)
             if k % 50 == 0:
                 print(f"  {k}/{len(jobs)} ({time.monotonic() - t0:.0f} s)", file=sys.stderr)
-    scale = statistics.fmean(r["side_decisions"] for r in rows) * len(rows) / max(
-        1, sum(1 for _ in rows))
     names = [parse_variant(v)[0] for v in variants]
     report: dict[str, Any] = {"positions": len(rows), "seed": args.seed,
                               "variants": dict(zip(names, variants, strict=True)),
-                              "oracle": _summary([r["oracle"] for r in rows], scale)}
+                              "oracle": _summary([r["oracle"] for r in rows])}
     print(f"{'variant':<14} {'gain/decision':>14} {'95% interval':>22} {'nonzero':>8} "
           f"{'worlds':>7} {'cpu ms med/p95':>15}")
     o = report["oracle"]
@@ -199,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in names:
         gains = [r["gain"][name] for r in rows]
         cpu = sorted(1000 * r["cpu"][name] for r in rows)
-        s = _summary(gains, scale)
+        s = _summary(gains)
         s["nonzero_share"] = sum(1 for g in gains if g != 0) / len(gains)
         s["worlds_mean"] = statistics.fmean(r["worlds"][name] for r in rows)
         s["cpu_ms_median"] = statistics.median(cpu)
