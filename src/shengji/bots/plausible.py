@@ -39,7 +39,8 @@ from shengji.core.errors import IllegalAction
 from shengji.core.views import DealView, view_for
 
 IMPOSSIBLE = 10_000
-"""The misses of a world in which a throw that stood would have failed."""
+"""The misses of a world the plays rule out: a throw that stood would have failed in it,
+or a follow made was not allowed by its hand."""
 
 
 def misses(
@@ -50,8 +51,8 @@ def misses(
     stop: int | None = None,
 ) -> int:
     """Plays of the other seats that the heuristic (``bots``, one per seat) would not
-    have made in this world (``IMPOSSIBLE`` when a throw that stood would have failed in
-it, or a follow was not allowed by its hand); counting stops once past ``stop``."""
+    have made in this world (``IMPOSSIBLE`` when the plays rule it out); counting stops
+    once past ``stop``."""
     state = start_of_play(view, hands, kitty)
     plays = [p for t in view.tricks for p in t.plays] + list(view.trick)
     miss = 0
