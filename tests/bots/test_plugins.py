@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from shengji.bots import plugins
-from shengji.bots.driver import BotFault, play_match
+from shengji.bots.driver import play_match
+from shengji.bots.fault import BotFault
 from shengji.bots.registry import make_bot
 from shengji.cli.main import main
 from shengji.core.ruleset import PRESETS

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shengji.bots.base import Bot, TimedBot
-from shengji.bots.driver import BotFault, play_match
+from shengji.bots.driver import play_match
+from shengji.bots.fault import BotFault
 from shengji.bots.registry import make_bot
 from shengji.core.match import team_of
 from shengji.core.ruleset import Ruleset

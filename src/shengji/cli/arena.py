@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from shengji.bots.base import TimedBot
-from shengji.bots.driver import BotFault, play_match
+from shengji.bots.driver import play_match
+from shengji.bots.fault import BotFault
 from shengji.bots.registry import bot_factory, make_bot, with_think_ms
 from shengji.cli.progress import ArenaProgress, wanted
 from shengji.cli.results import ResultsFile

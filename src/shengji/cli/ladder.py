@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from shengji.bots.driver import BotFault
 from shengji.bots.duplicate import PairResult, pair_job, pair_seed, report_of
+from shengji.bots.fault import BotFault
 from shengji.bots.ratings import elo_intervals
 from shengji.bots.registry import bot_factory, with_think_ms
 from shengji.cli.ladder_svg import elo_chart
