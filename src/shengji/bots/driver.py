@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from shengji.bots.base import Bot
-from shengji.bots.fault import BotFault
+from shengji.bots.fault import BotFault as BotFault  # re-exported: the driver raises it
 from shengji.core.actions import (
     SYSTEM,
     Action,
