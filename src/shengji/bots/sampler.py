@@ -35,10 +35,15 @@ played after it)``."""
 
 
 def sample_hidden(
-    view: DealView, rng: random.Random, tries: int = 20, follows: bool = True
+    view: DealView,
+    rng: random.Random,
+    tries: int = 20,
+    follows: bool = True,
+    evidence: list[Follow] | None = None,
 ) -> tuple[list[list[int]], list[int]]:
     """Hands (count vectors, the viewer's own included) and kitty of one random world
-    (``follows=False``: without the follows' structure evidence)."""
+    (``follows=False``: without the follows' structure evidence; ``evidence``: that
+    evidence already worked out by ``structured_follows(view)``, for many draws)."""
     assert view.seat is not None
     ctx = view.ctx
     players = view.ruleset.players
@@ -66,7 +71,10 @@ def sample_hidden(
     else:
         shown_left = []
     friend_pin = _friend_holders(view, unseen, voids)
-    evidence = structured_follows(view) if follows else []
+    if not follows:
+        evidence = []
+    elif evidence is None:
+        evidence = structured_follows(view)
     fallback: tuple[list[list[int]], list[int]] | None = None
     for _ in range(FOLLOW_TRIES if evidence else tries):
         pins = dict(pinned)

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from shengji.bots.base import Bot
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import misses
-from shengji.bots.sampler import sample_hidden
+from shengji.bots.sampler import Follow, sample_hidden, structured_follows
 from shengji.core.actions import Action, Play
 from shengji.core.determinize import state_from_view
 from shengji.core.legal import LegalActions, hand_units
@@ -109,6 +109,8 @@ class SearchBot:
         heuristic explains best is kept (``plausible.misses``); 1 takes every draw, and so
         does a 找朋友 deal (its replay would need the friend's reveal)."""
         self._judges = [HeuristicBot(f"{seed}.judge.{k}") for k in range(6)]
+        self._evidence: tuple[DealView, list[Follow]] | None = None
+        """The follows' evidence of the view being searched (worked out once a view)."""
         policy = "heuristic" if "heuristic" in BOTS else "random"
         rollout = rollout if rollout in BOTS else policy
         self.policy: Bot = make_bot(policy, f"{seed}.policy")
@@ -187,12 +189,15 @@ class SearchBot:
 
     def world(self, view: DealView) -> tuple[list[list[int]], list[int]]:
         """One sampled world: of ``draws`` draws, the one with the fewest misses."""
+        if self._evidence is None or self._evidence[0] is not view:
+            self._evidence = (view, structured_follows(view))
+        evidence = self._evidence[1]
         if self.draws <= 1 or view.friend_call is not None:
-            return sample_hidden(view, self.rng)
+            return sample_hidden(view, self.rng, evidence=evidence)
         best: tuple[list[list[int]], list[int]] | None = None
         fewest = 0
         for _ in range(self.draws):
-            hands, kitty = sample_hidden(view, self.rng)
+            hands, kitty = sample_hidden(view, self.rng, evidence=evidence)
             miss = misses(view, hands, kitty, self._judges, None if best is None else fewest)
             if best is None or miss < fewest:
                 best, fewest = (hands, kitty), miss
