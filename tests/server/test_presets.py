@@ -4,15 +4,27 @@ plays a whole deal to the end with bots while a spectator watches."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import httpx
 import pytest
 
 from shengji.core.record import GameRecord, record_result, replay
 from shengji.core.ruleset import PRESET_INFO, PRESETS, RESERVED_PRESETS
 from shengji.server.lobby import preset_catalog, unplayable
-from tests.server.helpers import Client, Msg, new_player, new_room
+from tests.server.helpers import Client, Msg, fast_settings, live_server, new_player, new_room
 
 PLAYABLE = [p["name"] for p in preset_catalog() if p["playable"]]
+
+
+@pytest.fixture
+def server(tmp_path: object) -> Iterator[str]:
+    """A fresh server whose rooms keep a whole deal's messages for a client that resumes
+    from the start: the bots play without delay, so by the time the spectator connects the
+    default 64 KiB buffer may have dropped the first ones (a snapshot instead, not resume)."""
+    settings = fast_settings(str(tmp_path), replay_bytes=8 << 20, log_size=100_000)
+    with live_server(settings) as base:
+        yield base
 
 
 def test_the_catalog_lists_every_preset_and_says_which_are_played(server: str) -> None:
