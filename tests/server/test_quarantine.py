@@ -54,14 +54,14 @@ def test_a_room_whose_engine_raises_is_stopped_after_one_logged_error(
 ) -> None:
     """The report: an engine error on every deal step logged ~100,000 lines in 20 s at 100%
     CPU and held SIGTERM off. Now: one error, the room stops, the others play on."""
-    real_deal = timers.deal_card
+    real_deal = timers.deal_round
 
     def deal(s: Step) -> None:
         if s.t.config.preset == "two-color":  # this room's engine fails on every step
             raise IndexError("tuple index out of range")
         real_deal(s)
 
-    monkeypatch.setattr(timers, "deal_card", deal)
+    monkeypatch.setattr(timers, "deal_round", deal)
     caplog.set_level(logging.INFO)
     with live_server(fast_settings(str(tmp_path))) as base:
         p = new_player(base, "ann")
@@ -91,7 +91,7 @@ def test_a_room_whose_engine_raises_is_stopped_after_one_logged_error(
     assert listed.returncode == 0, listed.stderr
     assert bad["code"] in listed.stdout and "IndexError" in listed.stdout
     assert good["code"] not in listed.stdout
-    monkeypatch.setattr(timers, "deal_card", real_deal)
+    monkeypatch.setattr(timers, "deal_round", real_deal)
     caplog.clear()
     with live_server(fast_settings(str(tmp_path))) as base:  # not restored, not retried
         assert httpx.get(f"{base}/api/rooms/{bad['code']}").status_code == 404

@@ -210,12 +210,17 @@ async def _dealt_card() -> None:
     dealt = [k for k in room.replay.kept if k.own]
     assert dealt, "no update with an event for one seat only was kept"
     for k in dealt:
-        (seat,) = k.own
-        mine = json.loads(k.for_seat(seat))
-        theirs = json.loads(k.for_seat((seat + 1) % 4))
-        assert any(e["type"] == "card_dealt" for e in mine["events"])
-        assert not any(e["type"] == "card_dealt" for e in theirs["events"])
-        assert theirs == json.loads(k.for_seat(None))
+        public = json.loads(k.for_seat(None))
+        assert not any(e["type"] == "card_dealt" for e in public["events"])
+        # a round: one card to each seat, each seat resent its own card and nobody else's
+        counted = [e["seat"] for e in public["events"] if e["type"] == "card_count_dealt"]
+        assert sorted(k.own) == sorted(counted)
+        for seat in k.own:
+            mine = json.loads(k.for_seat(seat))
+            cards = [e for e in mine["events"] if e["type"] == "card_dealt"]
+            assert [e["seat"] for e in cards] == [seat]
+            rest = [e for e in mine["events"] if e["type"] != "card_dealt"]
+            assert rest == public["events"]
 
 
 # ---------------------------------------------------------------------------- buffers

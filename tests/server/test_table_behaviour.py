@@ -84,7 +84,7 @@ def test_a_human_to_act_gets_a_turn_clock_and_everyone_sees_it() -> None:
     clock = sim.table.clock
     assert clock is not None and clock.seat == 0
     phase = sim.table.match.deal.phase if sim.table.match else None
-    assert clock.deadline - clock.started == (45.0 if phase in LONG_PHASES else 20.0)
+    assert clock.deadline - clock.started == pytest.approx(45.0 if phase in LONG_PHASES else 20.0)
     told = [m for m in sim.messages(1, "clock") if isinstance(m, wire.ClockMsg)]
     assert told[-1].clock is not None and told[-1].clock.seat == 0
     assert told[-1].clock.total_ms == round((clock.deadline - clock.started) * 1000)

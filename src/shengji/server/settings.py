@@ -65,6 +65,10 @@ class Settings(BaseSettings):
 
     deal_pacing_s: float = Field(default=0.15, ge=0)
     """Seconds between two dealt cards (0: as fast as the log is written)."""
+    deal_batch: int = Field(default=0, ge=0, le=64)
+    """Cards dealt in one update: 0 a round (one card to each seat, at ``deal_pacing_s``
+    a card), 1 one card at a time as before; a round costs the room one message per client
+    instead of one per card."""
     bot_delay_s: float = Field(default=0.6, ge=0)
     """A bot's move is shown no sooner than this after its turn began (0 in tests)."""
     bot_budget_s: float = Field(default=2.0, gt=0)

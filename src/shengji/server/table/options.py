@@ -111,6 +111,9 @@ class Limits:
     waiting_grace_s: float = 60.0
     """Between matches, a seated human away this long loses the seat."""
     deal_pacing_s: float = 0.15
+    """Seconds per dealt card."""
+    deal_batch: int = 0
+    """Cards dealt in one update: 0 a round (one to each seat), 1 one card at a time."""
     deal_end_pause_s: float = 3.0
     """Between deals when no human is waited for."""
     log_size: int = 1024

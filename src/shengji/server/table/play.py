@@ -10,6 +10,7 @@ private.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import replace
 
 import msgspec
@@ -84,35 +85,51 @@ def apply(s: Step, action: MatchAction, conn: int | None) -> list[Event] | None:
         if conn is not None:
             s.error(conn, e.reason.value, e.message)
         return None
+    announce(s, m, new, ((action, events),))
+    return events
+
+
+def announce(
+    s: Step,
+    m: MatchState,
+    new: MatchState,
+    done: Sequence[tuple[MatchAction, list[Event]]],
+) -> None:
+    """Log the actions that took the match from ``m`` to ``new`` (one row each) and send
+    one update with all their events: to everyone, or with the sequence number kept when
+    only one seat may see them."""
+    t = s.t
+    events = [e for _, evs in done for e in evs]
     public = any(e.audience is None for e in events)
     seq = t.seq + 1 if public else t.seq
-    text = str(action)
+    texts = tuple(str(action) for action, _ in done)
     rosters = t.rosters
-    first_card = isinstance(action, Deal) and m.deal.n_dealt == 0
+    first_card = isinstance(done[0][0], Deal) and m.deal.n_dealt == 0
     if first_card:  # who is settled for this deal: the players seated now
         rosters = {**rosters, m.deal.deal_no: t.seat_players()}
     s.t = t = evolve(
         t,
         match=new,
         seq=seq,
-        version=t.version + 1,
-        actions=(*t.actions, text),
+        version=t.version + len(done),
+        actions=(*t.actions, *texts),
         rosters=rosters,
         clock=None,
     )
     rendered = render_events(events)
-    if any(isinstance(e, DealEnded) for e in events) and not isinstance(action, Redeal):
+    last = done[-1][0]
+    ended = any(isinstance(e, DealEnded) for e in events)
+    if ended and not isinstance(last, Redeal):
         # the summary rides on deal_ended
-        summary = deal_summary(finished_deal(m, action, new), new)
+        summary = deal_summary(finished_deal(m, last, new), new)
         for _, ev in rendered:
             if isinstance(ev, wire.DealEndedEvent):
                 ev.summary = summary
     entry = UpdateEntry(update_base(t, new, seq), rendered, new, made_at=s.now)
     audience = None if public else events[0].audience
-    s.publish_update(entry, audience, text, state=first_card)
-    if any(isinstance(e, DealEnded) for e in events):
+    s.publish_update(entry, audience, texts, state=first_card)
+    if ended:
         deal_ended(s, m.deal.deal_no)
-    return events
 
 
 def match_done(s: Step) -> bool:

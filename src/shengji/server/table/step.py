@@ -78,12 +78,19 @@ class Step:
         self.deliver(Send(self.everyone(), msg, seq=msg.seq, backlog=True))
 
     def publish_update(
-        self, entry: UpdateEntry, audience: int | None, data: str, *, state: bool = False
+        self,
+        entry: UpdateEntry,
+        audience: int | None,
+        data: str | tuple[str, ...],
+        *,
+        state: bool = False,
     ) -> None:
-        """Log a game action and send its update: to everyone (``audience`` None) or, for a
+        """Log a game action (or several: a round of dealt cards, a row each, all with the
+        update's number) and send its update: to everyone (``audience`` None) or, for a
         message only one seat may know of, to that seat's connections without a new number
         (the caller kept ``seq`` as it was)."""
-        self.record("action", data, state=state)
+        for i, text in enumerate((data,) if isinstance(data, str) else data):
+            self.record("action", text, state=state and i == 0)
         if audience is None:
             self.deliver(Send(self.everyone(), entry, seq=entry.seq, backlog=True))
             return

@@ -16,14 +16,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from shengji.core.actions import SYSTEM, Deal
-from shengji.core.events import CardDealt
+from shengji.core.actions import SYSTEM
 from shengji.core.state import Phase
 from shengji.server import wire
 from shengji.server.table.connections import reseat, room_update
+from shengji.server.table.dealing import deal_round
 from shengji.server.table.effects import AskBot, WakeAt
 from shengji.server.table.model import EMPTY, BotAsk, Clock, Hold, Table, evolve
-from shengji.server.table.play import apply, set_auto
+from shengji.server.table.play import set_auto
 from shengji.server.table.seating import set_seat
 from shengji.server.table.step import Step
 from shengji.server.table.views import clock_info, hold_info
@@ -74,7 +74,7 @@ def advance(s: Step) -> None:
         return
     if actor == SYSTEM:
         if t.next_card_at <= s.now:
-            deal_card(s)
+            deal_round(s)
         return
     if t.bot_controls(actor, s.now):
         s.t = evolve(t, clock=None)
@@ -92,34 +92,6 @@ def advance(s: Step) -> None:
         s.t = evolve(t, clock=None)
         set_auto(s, actor, True)
         ask_bot(s, actor)
-
-
-def deal_card(s: Step) -> None:
-    """Deal the next card; a bot-moved seat that could declare with it is asked."""
-    events = apply(s, Deal(), None)
-    s.t = evolve(s.t, next_card_at=s.now + s.t.config.limits.deal_pacing_s)
-    if not events or not isinstance(events[0], CardDealt):
-        return
-    dealt = events[0]
-    t = s.t
-    m = t.match
-    if m is None or m.deal.phase is not Phase.DEALING or dealt.seat in t.declare_asks:
-        return
-    if dealt.card < 52 and dealt.card % 13 != m.deal.level:
-        return
-    if t.bot_controls(dealt.seat, s.now) and m.deal.declarations_for(dealt.seat):
-        s.t = evolve(t, declare_asks=t.declare_asks | {dealt.seat})
-        s.emit(
-            AskBot(
-                dealt.seat,
-                t.version,
-                t.match_no,
-                t.bot_name(dealt.seat),
-                f"{t.match_seed()}/{dealt.seat}",
-                m,
-                purpose="declare",
-            )
-        )
 
 
 def ask_bot(s: Step, seat: int) -> None:
