@@ -388,7 +388,8 @@ class Room:
                 if e.backlog and e.seq is not None:
                     self._keep(e.seq, msg, frames)
                 if isinstance(msg, UpdateEntry) and msg.made_at is not None and e.backlog:
-                    metrics.action_applied(self._now() - msg.made_at)  # write included
+                    # write included
+                    metrics.action_applied(self._now() - msg.made_at, msg.actions)
                 welcome = isinstance(msg, wire.Welcome)
                 for conn_id, seat in to:
                     c = self.conns.get(conn_id)

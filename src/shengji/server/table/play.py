@@ -125,7 +125,9 @@ def announce(
         for _, ev in rendered:
             if isinstance(ev, wire.DealEndedEvent):
                 ev.summary = summary
-    entry = UpdateEntry(update_base(t, new, seq), rendered, new, made_at=s.now)
+    entry = UpdateEntry(
+        update_base(t, new, seq), rendered, new, made_at=s.now, actions=len(done)
+    )
     audience = None if public else events[0].audience
     s.publish_update(entry, audience, texts, state=first_card)
     if ended:

@@ -47,6 +47,8 @@ class UpdateEntry:
     made_at: float | None = field(default=None, compare=False)
     """For a game action's update: the loop time it was applied (the shell measures how long
     it took to reach the players, its log write included: ``/metrics``)."""
+    actions: int = field(default=1, compare=False)
+    """The game actions it announces (a round of dealt cards: one per card)."""
 
     @property
     def seq(self) -> int:
