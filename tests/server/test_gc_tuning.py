@@ -22,6 +22,13 @@ def test_young_threshold_is_set_and_the_older_ones_kept(thresholds: tuple[int, i
     assert gc.get_threshold() == (5000, thresholds[1], thresholds[2])
 
 
+def test_each_generations_threshold_is_set_alone(thresholds: tuple[int, int, int]) -> None:
+    gc_tuning.tune(freeze=False, young=0, middle=100)
+    assert gc.get_threshold() == (thresholds[0], 100, thresholds[2])
+    gc_tuning.tune(freeze=False, young=900, middle=0, oldest=20)
+    assert gc.get_threshold() == (900, 100, 20)
+
+
 def test_zero_keeps_the_interpreters_thresholds(thresholds: tuple[int, int, int]) -> None:
     gc_tuning.tune(freeze=False, young=0)
     assert gc.get_threshold() == thresholds

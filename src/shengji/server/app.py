@@ -123,7 +123,12 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
                 lobby.watchers.append(router)
                 await router.start()
             app.state.router = router
-            gc_tuning.tune(freeze=settings.gc_freeze, young=settings.gc_young)
+            gc_tuning.tune(
+                freeze=settings.gc_freeze,
+                young=settings.gc_young,
+                middle=settings.gc_middle,
+                oldest=settings.gc_oldest,
+            )
             try:
                 n = await lobby.restore()
                 if n:

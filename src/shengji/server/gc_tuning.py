@@ -21,12 +21,14 @@ _frozen: list[bool] = []
 freeze the first one's rooms, whose cycles would then never be collected."""
 
 
-def tune(*, freeze: bool, young: int) -> None:
+def tune(*, freeze: bool, young: int, middle: int = 0, oldest: int = 0) -> None:
     """Freeze what exists now (after one full collection; once per process) and set the
-    youngest generation's threshold (``young > 0``); the older generations keep theirs."""
-    if young > 0:
-        _, older, oldest = gc.get_threshold()
-        gc.set_threshold(young, older, oldest)
+    generations' thresholds: ``young`` allocations start a collection of the youngest,
+    ``middle`` of those one of the middle generation, ``oldest`` of those a full one (when
+    the oldest has also grown by a quarter); 0 keeps the interpreter's own."""
+    if young > 0 or middle > 0 or oldest > 0:
+        now = gc.get_threshold()
+        gc.set_threshold(young or now[0], middle or now[1], oldest or now[2])
     if freeze and not _frozen:
         _frozen.append(True)
         gc.collect()

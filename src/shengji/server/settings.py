@@ -151,6 +151,14 @@ class Settings(BaseSettings):
     gc_young: int = Field(default=0, ge=0)
     """Allocations that start a collection of the youngest generation (0: Python's own,
     700)."""
+    gc_middle: int = Field(default=100, ge=0)
+    """Collections of the youngest generation that start one of the middle (0: Python's
+    own, 10). At 100 a table's state, which lives seconds between two actions at human
+    pace, dies before it reaches the oldest generation, and full collections (a pause of
+    every table) come about 8 times less often (docs/deploy.md, "Garbage collection")."""
+    gc_oldest: int = Field(default=0, ge=0)
+    """Collections of the middle generation that may start a full one (0: Python's own,
+    10)."""
     max_spectators: int = Field(default=100, ge=0)
     """Connections per room without a seat; more are refused (``room-full``); a seated
     player and the owner always get in."""
