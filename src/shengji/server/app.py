@@ -25,6 +25,7 @@ from shengji.server.bodylimit import BodyLimit
 from shengji.server.bots_runner import BotRunner
 from shengji.server.datadir_lock import DataDirLock
 from shengji.server.expiry import Janitor
+from shengji.server.gc_refreeze import Refreezer
 from shengji.server.headers import SecurityHeaders
 from shengji.server.health import health_response, install_storage_handler
 from shengji.server.history import game_entry, install_history, record_filename
@@ -129,14 +130,21 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
                 middle=settings.gc_middle,
                 oldest=settings.gc_oldest,
             )
+            refreezer = None
+            if settings.gc_refreeze_s > 0 and settings.gc_freeze:
+                refreezer = Refreezer(settings.gc_refreeze_s, settings.gc_thaw_s)
             try:
                 n = await lobby.restore()
                 if n:
                     log.info("restored %d rooms", n)
                 await leases.start()
                 janitor.start()
+                if refreezer is not None:
+                    refreezer.start()
                 yield
             finally:
+                if refreezer is not None:
+                    await refreezer.stop()
                 await janitor.stop()
                 await leases.stop(release=False)
                 await lobby.close()
