@@ -31,7 +31,9 @@ def shengji(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "shengji", *args], cwd=ROOT, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        # 10 ms a move: the whole run takes over a minute, so on a loaded machine it is still
+        # running when Ctrl-C comes a second after its first finished unit
+        env={**os.environ, "PYTHONPATH": str(ROOT), "SLOW_BOT_MS": "10"},
     )
 
 
