@@ -156,9 +156,10 @@ class Settings(BaseSettings):
     own, 10). At 100 a table's state, which lives seconds between two actions at human
     pace, dies before it reaches the oldest generation, and full collections (a pause of
     every table) come about 8 times less often (docs/deploy.md, "Garbage collection")."""
-    gc_refreeze_s: float = Field(default=5.0, ge=0)
+    gc_refreeze_s: float = Field(default=0.0, ge=0)
     """How often the server looks whether a full collection ran, to freeze what survived it
-    (server/gc_refreeze.py: the next one then walks only what is new); 0: never."""
+    (server/gc_refreeze.py: the next one then walks only what is new); 0 (the default, until
+    a bench shows it helps p99): never."""
     gc_thaw_s: float = Field(default=3600.0, ge=0)
     """With ``gc_refreeze_s``: this often everything is thawed and collected once (one long
     pause), reclaiming cycles among frozen objects; 0: never."""
