@@ -27,13 +27,19 @@ def figures(data: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in data.items() if k not in TIMING}
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def shengji(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "shengji", *args], cwd=ROOT, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        # 10 ms a move: the whole run takes over a minute, so on a loaded machine it is still
-        # running when Ctrl-C comes a second after its first finished unit
-        env={**os.environ, "PYTHONPATH": str(ROOT), "SLOW_BOT_MS": "10"},
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        # Ctrl-C as in a terminal, even when this run was started in the background (a
+        # shell without job control starts it with SIGINT ignored, and Python then never
+        # raises KeyboardInterrupt)
+        preexec_fn=_default_sigint,
     )
 
 
