@@ -6,9 +6,6 @@ wraps it as it would a real one."""
 from __future__ import annotations
 
 import time
-from typing import Any
-
-from sqlalchemy import event
 
 from shengji.server.storage import Store
 
@@ -23,7 +20,8 @@ class WriteFault:
         self.message = message
         self.until = 0.0
         self.hits = 0
-        event.listen(store.engine.sync_engine, "before_cursor_execute", self._check)
+        self.error = store.engine.dialect.loaded_dbapi.OperationalError
+        store.add_write_check(self._check)
 
     def on(self, seconds: float = 3600.0) -> None:
         """Fail every write for ``seconds`` from now."""
@@ -37,7 +35,7 @@ class WriteFault:
     def active(self) -> bool:
         return time.monotonic() < self.until
 
-    def _check(self, conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+    def _check(self, statement: str) -> None:
         if self.active and statement.lstrip().split(None, 1)[0].upper() in WRITES:
             self.hits += 1
-            raise conn.dialect.loaded_dbapi.OperationalError(self.message)
+            raise self.error(self.message)

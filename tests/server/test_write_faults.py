@@ -27,7 +27,7 @@ from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect
 
 from shengji.core.record import GameRecord, replay
-from shengji.server import group_commit, wire
+from shengji.server import wire
 from shengji.server.app import create_app
 from shengji.server.table import Table
 from shengji.server.table.commands import ClientSaid, Opened
@@ -103,17 +103,20 @@ def test_the_retries_back_off_up_to_the_limit() -> None:
     assert max(w for w in waits if w is not None) == lim.retry_max_s
 
 
-def test_an_error_that_is_not_a_storage_fault_fails_the_room_at_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async def bug(*args: Any, **kwargs: Any) -> None:
-        raise ValueError("not a disk problem")
+def test_an_error_that_is_not_a_storage_fault_fails_the_room_at_once(tmp_path: Path) -> None:
+    armed = threading.Event()
 
-    with live_server(fast_settings(str(tmp_path))) as base:
+    def bug(statement: str) -> None:  # on every path the log's INSERT takes
+        if armed.is_set() and statement.startswith("INSERT INTO room_log"):
+            raise ValueError("not a disk problem")
+
+    settings, app = _faulty_server(tmp_path)
+    with live_server(settings, app) as base:
+        app.state.store.add_write_check(bug)
         ann = new_player(base, "ann")
         c = Client(base, new_room(base, ann["token"])["code"], ann["token"])
         c.wait(lambda m: m["t"] == "snapshot")
-        monkeypatch.setattr(group_commit, "insert_log_rows", bug)  # the log's one INSERT
+        armed.set()
         c.send({"t": "chat", "v": 2, "text": "hello"})
         failed = c.wait(lambda m: m["t"] in ("error", "paused"))
         assert failed["t"] == "error" and failed["code"] == "room-failed"  # never paused

@@ -11,25 +11,29 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from typing import Any
-
-from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine
+from collections.abc import Callable
+from typing import Protocol
 
 ENV = "SHENGJI_TEST_WRITE_FAULT_FILE"
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 
 
-def install_from_env(engine: AsyncEngine) -> bool:
-    """Install the switch on ``engine`` if the environment asks for it; True if it did."""
+class Checked(Protocol):
+    """A store that calls a check before each statement (``Store.add_write_check``)."""
+
+    def add_write_check(self, check: Callable[[str], None]) -> None: ...
+
+
+def install_from_env(store: Checked) -> bool:
+    """Install the switch on ``store`` if the environment asks for it; True if it did."""
     path = os.environ.get(ENV)
     if not path:
         return False
 
-    def check(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+    def check(statement: str) -> None:
         verb = statement.lstrip().split(None, 1)[0].upper() if statement.strip() else ""
         if verb in WRITES and os.path.exists(path):
             raise sqlite3.OperationalError("database is locked (fault drill)")
 
-    event.listen(engine.sync_engine, "before_cursor_execute", check)
+    store.add_write_check(check)
     return True

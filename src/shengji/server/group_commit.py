@@ -9,7 +9,10 @@ executemany`` and commits once; then it calls each batch's ``done`` (None: durab
 exception). The room's table holds every message behind that write until ``done`` says it
 is durable (persist-before-send, server/table/outbox.py).
 
-SQLite takes one writer at a time, so it gets one lane; a server database (PostgreSQL)
+SQLite takes one writer at a time, so it gets one lane; on a SQLite file, a group whose
+rooms are unfenced (all of them: the server keeps no leases on SQLite) is written by the
+file's own writer thread in one hand-off (server/sqlite_log_writer.py), the statements as
+here. A server database (PostgreSQL)
 gets ``LANES`` writer tasks, each with its own connection: a slow commit delays only the
 rooms in its own group, the next group is already being written. A room has at most one
 write out at a time, so two lanes never hold rows of the same room.
@@ -44,6 +47,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from shengji.server.lease_rules import LeaseLost
 from shengji.server.lease_store import Fences
+from shengji.server.sqlite_log_writer import SqliteLogWriter
 from shengji.server.storage_models import LogRow, RoomRow
 from shengji.server.tasks import cancel_and_wait
 from shengji.server.write_faults import WriteHealth, is_storage_fault
@@ -113,13 +117,21 @@ class GroupCommit:
     """The writer: ``start()``, ``submit(batch)`` any number of times, ``close()``."""
 
     def __init__(
-        self, engine: AsyncEngine, health: WriteHealth, lanes: int, fences: Fences | None = None
+        self,
+        engine: AsyncEngine,
+        health: WriteHealth,
+        lanes: int,
+        fences: Fences | None = None,
+        direct: SqliteLogWriter | None = None,
     ) -> None:
         self.engine = engine
         self.health = health
         self.lanes = lanes
         self.fences = fences
         """The rooms' lease fences (server/lease_store.py); None: nothing is fenced."""
+        self.direct = direct
+        """A SQLite file's own writer thread (server/sqlite_log_writer.py): groups of
+        unfenced rooms are committed there, in one hand-off; None: always SQLAlchemy."""
         self.commits = 0
         self._pending: deque[LogBatch] = deque()
         self._ready = asyncio.Event()
@@ -161,6 +173,8 @@ class GroupCommit:
         for b in self._pending:  # never written: the rooms are stopping or stopped
             b.done(RuntimeError("the store closed before this write"))
         self._pending.clear()
+        if self.direct is not None:
+            await self.direct.close()
 
     def _take(self) -> list[LogBatch]:
         group: list[LogBatch] = []
@@ -196,8 +210,7 @@ class GroupCommit:
     ) -> AsyncConnection | None:
         """Commit ``group``; returns the connection to keep (None after a failure)."""
         try:
-            conn = conn or await self.engine.connect()
-            refused = await _commit(conn, group, self.fences)
+            conn, refused = await self._commit(conn, group)
         except Exception as exc:
             await _drop(conn)
             conn = None
@@ -206,8 +219,7 @@ class GroupCommit:
                 return None
             for one in group:  # a refused row: find whose, the others are written
                 try:
-                    conn = conn or await self.engine.connect()
-                    fenced = await _commit(conn, [one], self.fences)
+                    conn, fenced = await self._commit(conn, [one])
                 except Exception as e:
                     await _drop(conn)
                     conn = None
@@ -217,6 +229,25 @@ class GroupCommit:
             return conn
         self._written(group, refused)
         return conn
+
+    async def _commit(
+        self, conn: AsyncConnection | None, group: list[LogBatch]
+    ) -> tuple[AsyncConnection | None, set[int]]:
+        """Commit ``group`` (directly if it may be, else over ``conn``, opened if None);
+        returns the connection and the rooms the fenced check refused."""
+        fences = self.fences
+        if self.direct is not None and (
+            fences is None or all(fences.fence(b.room_id) is None for b in group)
+        ):
+            refused = {b.room_id for b in group if fences is not None
+                       and not fences.holds(b.room_id)}  # lost: refused without asking
+            kept = [b for b in group if b.room_id not in refused]
+            if kept:
+                rows, states = _merge(kept)
+                await self.direct.commit(rows, [(v, k) for k, v in states.items()])
+            return conn, refused
+        conn = conn or await self.engine.connect()
+        return conn, await _commit(conn, group, fences)
 
     def _written(self, group: list[LogBatch], refused: set[int]) -> None:
         """``group`` committed, but for the rooms ``refused`` by the fenced check."""
@@ -237,18 +268,24 @@ async def _commit(
 ) -> set[int]:
     """One transaction: every row of ``group``, then each room's newest state, but for
     the rooms the fenced check refuses (returned: nothing of theirs is written)."""
-    rows: list[dict[str, Any]] = []
-    states: dict[int, str] = {}
-    for b in group:
-        rows += b.rows
-        if b.state is not None:
-            states[b.room_id] = b.state
+    rows, states = _merge(group)
     async with conn.begin():
         refused = await insert_log_rows(conn, rows, fences)
         states = {k: v for k, v in states.items() if k not in refused}
         if states:
             await set_room_states(conn, states)
     return refused
+
+
+def _merge(group: list[LogBatch]) -> tuple[list[dict[str, Any]], dict[int, str]]:
+    """Every row of ``group`` in order, and each room's newest state (room id -> JSON)."""
+    rows: list[dict[str, Any]] = []
+    states: dict[int, str] = {}
+    for b in group:
+        rows += b.rows
+        if b.state is not None:
+            states[b.room_id] = b.state
+    return rows, states
 
 
 async def _drop(conn: AsyncConnection | None) -> None:

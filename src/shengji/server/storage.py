@@ -50,6 +50,7 @@ from shengji.server.fault_drill import install_from_env
 from shengji.server.group_commit import LANES, GroupCommit, LogBatch, Row, log_rows
 from shengji.server.lease_rules import LeaseLost
 from shengji.server.lease_store import Fences
+from shengji.server.sqlite_log_writer import SqliteLogWriter
 from shengji.server.storage_models import (
     STARTING_BEANS as STARTING_BEANS,
 )
@@ -162,18 +163,37 @@ class Store:
             event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.max_id = max_row_id(self.sqlite)
-        install_from_env(self.engine)  # fault drills only (server/fault_drill.py)
         self.health = WriteHealth(self.probe)
         """Whether writes succeed now (``/healthz``); every write reports to it."""
         self.fences = Fences(self.sqlite)
         """The lease epoch each room is written under (server/lease_store.py): a write of a
         room whose lease another process has claimed is refused (``LeaseLost``). Rooms are
         registered only where leases are kept (PostgreSQL): on SQLite none is fenced."""
+        file = u.database if self.sqlite and u.database not in (None, "", ":memory:") else None
         self.writer = GroupCommit(
-            self.engine, self.health, 1 if self.sqlite else LANES, self.fences
+            self.engine,
+            self.health,
+            1 if self.sqlite else LANES,
+            self.fences,
+            SqliteLogWriter(file) if file is not None and _is_plain_path(file) else None,
         )
-        """The group-commit writer of the rooms' logs (server/group_commit.py)."""
+        """The group-commit writer of the rooms' logs (server/group_commit.py); on a SQLite
+        file it commits on its own thread (server/sqlite_log_writer.py)."""
+        install_from_env(self)  # fault drills only (server/fault_drill.py)
         self._started = False
+
+    def add_write_check(self, check: Callable[[str], None]) -> None:
+        """Call ``check(statement)`` before every statement this store runs on its
+        database, on every path (the engine's and the SQLite writer thread's); a check
+        that raises the driver's ``OperationalError`` fails that statement as the database
+        would. For fault drills and tests (tests/server/faults.py)."""
+
+        def listener(_conn: Any, _cursor: Any, statement: str, *_rest: Any) -> None:
+            check(statement)
+
+        event.listen(self.engine.sync_engine, "before_cursor_execute", listener)
+        if self.writer.direct is not None:
+            self.writer.direct.checks.append(check)
 
     def is_row_id(self, n: int) -> bool:
         """Whether ``n`` can be a row's id here (1..``max_id``): any integer from a URL may
@@ -769,6 +789,11 @@ class Store:
             "deals": {k: getattr(row, f"{k}_deals") for k in ("rating", "coins", "beans")},
             "ledger": recent,
         }
+
+
+def _is_plain_path(database: str) -> bool:
+    """Whether a SQLite URL's database is a file path (not a ``file:`` URI or memory)."""
+    return not database.startswith("file:") and database != ":memory:"
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
