@@ -67,7 +67,7 @@ def game_views(m: MatchState, seats: Iterable[int | None]) -> dict[int | None, w
             out[None] = public
         elif seat not in out:
             facts = table_facts(deal, seat, shared)
-            out[seat] = wire.render_seat_view(public, view_for(deal, seat), facts)
+            out[seat] = wire.render_seat_view(public, view_for(deal, seat), facts, shared.public)
     return out
 
 

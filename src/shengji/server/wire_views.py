@@ -367,16 +367,25 @@ def render_view(
     return out
 
 
-def render_seat_view(public: GameView, view: DealView, facts: TableFacts) -> GameView:
+def render_seat_view(
+    public: GameView, view: DealView, facts: TableFacts, public_facts: TableFacts | None = None
+) -> GameView:
     """``render_view`` of a seat's ``view``, made from ``public``, the spectator's rendering
     of the same state: only the fields a seat sees differently are rendered again (its
     hand, declarations, kitty, friend candidates, level, trump marks, options, hand groups
-    and played-cards counts; ``core.views._view`` says which those are). The result equals
-    ``render_view(view, ...)`` (tests/server/test_table_view.py checks it)."""
-    return msgspec.structs.replace(public, **_seat_part(view, facts))
+    and played-cards counts; ``core.views._view`` says which those are). ``public_facts``:
+    the facts ``public`` was rendered with; a played suit whose cards are the very same
+    reuses the spectator's text. The result equals ``render_view(view, ...)``
+    (tests/server/test_table_view.py checks it)."""
+    return msgspec.structs.replace(public, **_seat_part(view, facts, public, public_facts))
 
 
-def _seat_part(view: DealView, facts: TableFacts | None) -> dict[str, Any]:
+def _seat_part(
+    view: DealView,
+    facts: TableFacts | None,
+    public: GameView | None = None,
+    public_facts: TableFacts | None = None,
+) -> dict[str, Any]:
     """The ``GameView`` fields that depend on the viewer (not only on the state)."""
     part: dict[str, Any] = {
         "seat": view.seat,
@@ -393,8 +402,16 @@ def _seat_part(view: DealView, facts: TableFacts | None) -> dict[str, Any]:
         part["trumps"] = _cards_text(facts.trumps)
         part["options"] = [action_text(a) for a in facts.options]
         part["hand_groups"] = list(facts.hand_groups)
+        known: dict[int, str] = {}  # id of a played-cards tuple -> the spectator's text
+        if public is not None and public_facts is not None:
+            for f, text in zip(public_facts.played, public.played, strict=False):
+                known[id(f.cards)] = text.cards
         part["played"] = [
-            PlayedGroup(suit=SUIT_NAMES[g.suit], cards=cards_str(g.cards), unseen=g.unseen)
+            PlayedGroup(
+                suit=SUIT_NAMES[g.suit],
+                cards=known.get(id(g.cards)) or cards_str(g.cards),
+                unseen=g.unseen,
+            )
             for g in facts.played
         ]
     return part
