@@ -473,6 +473,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--human-pacing", type=float, default=0.15,
                     help="s per dealt card at human pace (the server's default)")
     ap.add_argument("--human-start", type=int, default=100)
+    ap.add_argument("--human-at", default=None, metavar="N,N,...",
+                    help="human pace at these table counts only (no search)")
     ap.add_argument("--human-max", type=int, default=8000)
     ap.add_argument("--human-step", type=int, default=10, help="bisect until this close")
     ap.add_argument("--human-step-frac", type=float, default=0.15)
@@ -558,7 +560,18 @@ def main(argv: list[str] | None = None) -> int:
             result["bench"].append(r)
             show(r)
             save()
-    if args.human:
+    if args.human_at:  # fixed points, each server in turn at each count
+        counts = [int(x) for x in args.human_at.split(",") if x.strip()]
+        for n in counts:
+            for label, src in servers:
+                r = run_point(label, src, n, args, human=True)
+                show(r)
+                entry = result["human"].setdefault(label, {"tables": None, "points": []})
+                entry["points"].append(r)
+                if passes(r, args.target_ms):
+                    entry["tables"] = max(entry["tables"] or 0, n)
+                save()
+    elif args.human:
         for label, src in servers:
             best, points = human_search(label, src, args, show)
             result["human"][label] = {"tables": best, "points": points}

@@ -149,7 +149,7 @@ _CARD_STR = {k: SUITS[k // 13] + RANKS[k % 13] for k in range(52)} | {LJ: "LJ", 
 def cards_str(cards: Iterable[int]) -> str:
     """Cards in canonical notation, in the given order, separated by spaces."""
     try:
-        return " ".join([_CARD_STR[c] for c in cards])
+        return " ".join(map(_CARD_STR.__getitem__, cards))
     except (KeyError, TypeError):
         return " ".join(card_str(c) for c in cards)  # raises the clear error
 
