@@ -270,6 +270,11 @@ def run_point(
         "rss_per_table_kib": round((rss1 - rss0) / n / 1024, 1),
         "client_cpu_percent": round(client_cpu / client_span * 100, 1),
         "client_lag_p99_ms": round(lag99, 1),
+        "client_lag_max_ms": round(1000 * max((p.get("lag_max", 0.0) for p in parts),
+                                              default=0.0), 1),
+        "client_full_gc": sum(p.get("full_gc", 0) for p in parts),
+        "client_full_gc_max_ms": round(1000 * max((p.get("full_gc_max", 0.0) for p in parts),
+                                                  default=0.0), 1),
         "client_bound": bool(lag99 > args.client_lag_ms),
         "client_choose_ms_max": max((p["choose_ms_max"] or 0.0) for p in parts),
         "full_gc": gcs["count"],
@@ -379,7 +384,8 @@ def line(r: dict[str, Any]) -> str:
         f"cpu/act={r['server_cpu_us_per_action']:6.0f} us  srv={r['server_cpu_percent']:5.1f}% "
         f"(+{r.get('server_wait_percent', 0):4.1f}% waiting)  "
         f"rss/table={r['rss_per_table_kib']:7.1f} KiB  cli={r['client_cpu_percent']:5.1f}% "
-        f"lag99={r['client_lag_p99_ms']:5.1f} ms  err={r['errors']} fb={r['fallbacks']} "
+        f"lag99={r['client_lag_p99_ms']:5.1f} ms (max {r.get('client_lag_max_ms', 0):.0f}, "
+        f"{r.get('client_full_gc', 0)} full gc)  err={r['errors']} fb={r['fallbacks']} "
         f"lost={r['lost']} disc={r['disconnects']} conn={r['connected']} "
         f"started={r['started']} in {r['start_s']}s "
         f"fullgc={r.get('full_gc', 0)}x max {r.get('full_gc_max_ms', 0)} ms "

@@ -1,23 +1,22 @@
-"""Short full collections: what survives a full garbage collection is frozen, so the next
-one walks only what was made since; once per ``thaw_s`` everything is thawed and collected
-once, so cycles among frozen objects (a closed connection's, say) are reclaimed.
+"""Short full collections: every ``every_s`` the young generations are collected and
+whatever is alive is frozen, so a full collection walks only what was made since the last
+look; once per ``thaw_s`` everything is thawed and collected once, so cycles among frozen
+objects (a closed connection's, say) are reclaimed.
 
 A full collection pauses every table for as long as it walks the objects the collector
-tracks: about 1,100 per table with its connections, 0.7–1 s at 900 tables on the 2-core
-test VM. Nearly all of them live as long as their table or connection, and a full
-collection finds nothing among them to free; frozen, they are left out of the walk.
+tracks: about 1,100 per table with its connections, 0.7 s at 900 tables and 1.7 s at 1,800
+on the 2-core test VM. Nearly all of them live as long as their table or connection, and a
+full collection finds nothing among them to free; frozen, they are left out of the walk.
 Objects that die by reference counting are freed frozen or not; only cyclic garbage among
 frozen objects waits for the next thaw (one long pause per ``thaw_s``, one hour by default).
 
-``RefreezeClock`` is the decision alone (no I/O, no ``gc`` call): told the time and how many
-full collections the interpreter has made, it says what to do.
+``RefreezeClock`` is the decision alone (no I/O, no ``gc`` call): told the time, it says
+what to do.
 
 >>> c = RefreezeClock(thaw_s=3600.0, started=0.0)
->>> c, act = c.after(10.0, full_collections=0); act
->>> c, act = c.after(20.0, full_collections=1); act    # a full collection ran: freeze
+>>> c, act = c.after(10.0); act                        # every look: freeze what lives
 'freeze'
->>> c, act = c.after(30.0, full_collections=1); act
->>> c.after(3600.0, full_collections=1)[1]             # an hour: thaw, collect, freeze
+>>> c.after(3600.0)[1]                                 # an hour: thaw, collect, freeze
 'thaw'
 """
 
@@ -39,27 +38,18 @@ Act = Literal["freeze", "thaw"] | None
 
 @dataclass(frozen=True, slots=True)
 class RefreezeClock:
-    """When to freeze (after each full collection) and when to thaw (every ``thaw_s``)."""
+    """When to thaw (every ``thaw_s``; 0: never); at every other look, freeze."""
 
     thaw_s: float
     started: float
-    seen: int = 0
-    """Full collections counted at the last look."""
     thawed_at: float | None = None
 
-    def after(self, now: float, full_collections: int) -> tuple[RefreezeClock, Act]:
+    def after(self, now: float) -> tuple[RefreezeClock, Act]:
         """The clock after a look at ``now``, and what to do then."""
         since = self.started if self.thawed_at is None else self.thawed_at
         if self.thaw_s > 0 and now - since >= self.thaw_s:
-            return replace(self, thawed_at=now, seen=full_collections + 1), "thaw"
-        if full_collections > self.seen:
-            return replace(self, seen=full_collections), "freeze"
-        return self, None
-
-
-def full_collections() -> int:
-    """How many full collections this interpreter has made."""
-    return int(gc.get_stats()[2]["collections"])
+            return replace(self, thawed_at=now), "thaw"
+        return self, "freeze"
 
 
 class Refreezer:
@@ -67,7 +57,7 @@ class Refreezer:
 
     def __init__(self, every_s: float, thaw_s: float) -> None:
         self.every_s = every_s
-        self.clock = RefreezeClock(thaw_s, time.monotonic(), full_collections())
+        self.clock = RefreezeClock(thaw_s, time.monotonic())
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -89,9 +79,11 @@ class Refreezer:
                 log.exception("garbage collector upkeep failed")
 
     def look(self) -> Act:
-        """One look: freeze after a full collection, or thaw, collect all and freeze."""
-        self.clock, act = self.clock.after(time.monotonic(), full_collections())
+        """One look: collect the young generations and freeze what lives, or thaw,
+        collect all and freeze."""
+        self.clock, act = self.clock.after(time.monotonic())
         if act == "freeze":
+            gc.collect(1)
             gc.freeze()
         elif act == "thaw":
             start = time.perf_counter()

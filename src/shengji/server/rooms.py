@@ -278,7 +278,8 @@ class Room:
             except Exception as exc:
                 await self._fail(exc, type(cmd).__name__)
                 return
-            await asyncio.sleep(0)  # a busy room never holds the event loop
+            if not self.inbox.empty():
+                await asyncio.sleep(0)  # a busy room never holds the event loop
 
     async def _fail(self, exc: BaseException, what: str) -> None:
         """Stop the room after an internal error: one log record, clients told and

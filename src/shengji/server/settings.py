@@ -151,15 +151,16 @@ class Settings(BaseSettings):
     gc_young: int = Field(default=0, ge=0)
     """Allocations that start a collection of the youngest generation (0: Python's own,
     700)."""
-    gc_middle: int = Field(default=100, ge=0)
+    gc_middle: int = Field(default=0, ge=0)
     """Collections of the youngest generation that start one of the middle (0: Python's
-    own, 10). At 100 a table's state, which lives seconds between two actions at human
-    pace, dies before it reaches the oldest generation, and full collections (a pause of
-    every table) come about 8 times less often (docs/deploy.md, "Garbage collection")."""
-    gc_refreeze_s: float = Field(default=0.0, ge=0)
-    """How often the server looks whether a full collection ran, to freeze what survived it
-    (server/gc_refreeze.py: the next one then walks only what is new); 0 (the default, until
-    a bench shows it helps p99): never."""
+    own, 10). Larger makes full collections rarer but each middle collection longer: at
+    100 it walked everything promoted in 70,000 allocations, a stall of 250–450 ms every
+    ~15 s at 1,350 tables (docs/deploy.md, "Garbage collection")."""
+    gc_refreeze_s: float = Field(default=10.0, ge=0)
+    """How often the server collects the young generations and freezes what lives
+    (server/gc_refreeze.py): a full collection then walks only what was made since, not
+    every table's objects (0: never; full collections then pause every table for ~1 s per
+    1,000 tables)."""
     gc_thaw_s: float = Field(default=3600.0, ge=0)
     """With ``gc_refreeze_s``: this often everything is thawed and collected once (one long
     pause), reclaiming cycles among frozen objects; 0: never."""
