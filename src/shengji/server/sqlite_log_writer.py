@@ -50,6 +50,16 @@ INSERT_LOG = sql_insert_log("room_log", LOG_COLUMNS)
 SET_STATE = "UPDATE rooms SET state = ? WHERE id = ?"
 
 
+def sqlite_pragmas(dbapi_conn: Any, _record: Any = None) -> None:
+    """The settings of every connection to the store's SQLite file (the engine's ``connect``
+    event and this writer's own): WAL, ``synchronous=NORMAL``, foreign keys on."""
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
 class SqliteLogWriter:
     """``await writer.commit(rows, states)``: one transaction in the writer thread.
     ``close()`` closes the connection and stops the thread."""
@@ -80,9 +90,7 @@ class SqliteLogWriter:
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA foreign_keys=ON")
+        sqlite_pragmas(conn)
         return conn
 
     def _run(self, conn: sqlite3.Connection, sql: str, params: Any) -> None:

@@ -50,7 +50,7 @@ from shengji.server.fault_drill import install_from_env
 from shengji.server.group_commit import LANES, GroupCommit, LogBatch, Row, log_rows
 from shengji.server.lease_rules import LeaseLost
 from shengji.server.lease_store import Fences
-from shengji.server.sqlite_log_writer import SqliteLogWriter
+from shengji.server.sqlite_log_writer import SqliteLogWriter, sqlite_pragmas
 from shengji.server.storage_models import (
     STARTING_BEANS as STARTING_BEANS,
 )
@@ -160,7 +160,7 @@ class Store:
         # a server database may restart: a pooled connection is checked before use
         self.engine: AsyncEngine = create_async_engine(url, pool_pre_ping=not self.sqlite)
         if self.sqlite:
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine.sync_engine, "connect", sqlite_pragmas)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self.max_id = max_row_id(self.sqlite)
         self.health = WriteHealth(self.probe)
@@ -169,13 +169,13 @@ class Store:
         """The lease epoch each room is written under (server/lease_store.py): a write of a
         room whose lease another process has claimed is refused (``LeaseLost``). Rooms are
         registered only where leases are kept (PostgreSQL): on SQLite none is fenced."""
-        file = u.database if self.sqlite and u.database not in (None, "", ":memory:") else None
+        file = u.database if self.sqlite and u.database and _is_plain_path(u.database) else None
         self.writer = GroupCommit(
             self.engine,
             self.health,
             1 if self.sqlite else LANES,
             self.fences,
-            SqliteLogWriter(file) if file is not None and _is_plain_path(file) else None,
+            None if file is None else SqliteLogWriter(file),
         )
         """The group-commit writer of the rooms' logs (server/group_commit.py); on a SQLite
         file it commits on its own thread (server/sqlite_log_writer.py)."""
@@ -796,9 +796,3 @@ def _is_plain_path(database: str) -> bool:
     return not database.startswith("file:") and database != ":memory:"
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.close()
