@@ -33,6 +33,17 @@ async def _store(tmp_path: Path, rooms: int) -> tuple[Store, list[int]]:
     return store, ids
 
 
+async def _store_watched(tmp_path: Path, rooms: int) -> tuple[Store, list[int], list[str]]:
+    """A store with ``rooms`` rooms, and the statements its writer thread runs from now on
+    (the thread's name before each one's text)."""
+    store, ids = await _store(tmp_path, rooms)
+    direct = store.writer.direct
+    assert direct is not None
+    seen: list[str] = []
+    direct.checks.append(lambda sql: seen.append(f"{threading.current_thread().name} {sql}"))
+    return store, ids, seen
+
+
 def _rows(path: Path) -> list[tuple[int, int, str, int | None]]:
     with sqlite3.connect(path) as db:
         return list(db.execute("SELECT room_id, seq, data, epoch FROM room_log ORDER BY id"))
@@ -45,11 +56,7 @@ def _row(room_id: int, seq: int) -> dict[str, Any]:
 
 def test_a_sqlite_file_store_commits_on_its_own_thread_in_one_hand_off(tmp_path: Path) -> None:
     async def go() -> None:
-        store, ids = await _store(tmp_path, 3)
-        direct = store.writer.direct
-        assert direct is not None
-        threads: list[str] = []
-        direct.checks.append(lambda sql: threads.append(threading.current_thread().name))
+        store, ids, threads = await _store_watched(tmp_path, 3)
         await asyncio.gather(*[
             store.log_rows(rid, [(1, 1, 0, "action", "a"), (2, 2, 0, "action", "b")],
                            {**STATE, "match_no": rid})
@@ -111,16 +118,12 @@ def test_a_failing_statement_is_a_storage_fault_and_rolls_the_group_back(tmp_pat
 
 def test_a_group_with_a_fenced_room_takes_the_general_path(tmp_path: Path) -> None:
     async def go() -> None:
-        store, ids = await _store(tmp_path, 2)
-        direct = store.writer.direct
-        assert direct is not None
-        used: list[str] = []
-        direct.checks.append(used.append)
+        store, ids, used = await _store_watched(tmp_path, 2)
         store.fences.lose(ids[1])  # lost: refused without asking the database, either path
         await store.log_rows(ids[0], [(1, 1, 0, "action", "a")])
         with pytest.raises(LeaseLost):
             await store.log_rows(ids[1], [(1, 1, 0, "action", "b")])
-        assert used == [INSERT_LOG]  # the direct path wrote room 0
+        assert [u.split(" ", 1)[1] for u in used] == [INSERT_LOG]  # room 0, written directly
         used.clear()
         store.fences.hold(ids[0], Fence("me", 1))  # fenced: the lease row must be checked
         with pytest.raises(LeaseLost):  # no lease row: the general path's check refuses it
