@@ -257,12 +257,20 @@ def _value(name: str, v: Any) -> Any:
     return v
 
 
+_FIELDS: dict[type[ev.Event], tuple[str, ...]] = {
+    t: tuple(f.name for f in dataclasses.fields(t) if f.name != "audience") for t in WIRE_EVENTS
+}
+"""Each core event's fields that go on the wire (all but its audience), read once."""
+
+
 def render_event(event: ev.Event) -> WireEvent:
-    """A core event as its wire struct (the audience stays with the room)."""
-    cls = WIRE_EVENTS[type(event)]
-    fields = {
-        f.name: _value(f.name, getattr(event, f.name))
-        for f in dataclasses.fields(event)
-        if f.name != "audience"
-    }
+    """A core event as its wire struct (the audience stays with the room).
+
+    >>> from shengji.core.cards import parse_cards
+    >>> render_event(ev.Played(None, seat=2, cards=tuple(parse_cards("SA SA"))))
+    PlayedEvent(seat=2, cards='SA SA')
+    """
+    kind = type(event)
+    cls = WIRE_EVENTS[kind]
+    fields = {name: _value(name, getattr(event, name)) for name in _FIELDS[kind]}
     return cast(WireEvent, cls(**fields))
