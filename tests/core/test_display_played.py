@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from shengji.core.cards import cards_str, parse_cards
-from shengji.core.display import SUIT_NAMES, table_facts
+from shengji.core.display import SUIT_NAMES, played_counts, table_facts
 from shengji.core.order import TRUMP
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import DealState, Phase
@@ -46,6 +46,18 @@ def test_played_cards_and_unseen_counts_add_up(name: str) -> None:
                 assert sum(f.hand_groups) == len(f.hand)
                 assert len(f.hand_groups) <= len(f.played)
                 assert all(n > 0 for n in f.hand_groups)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_played_counts_match_a_recount_at_every_step(name: str) -> None:
+    """The finished tricks' counts are kept between updates (by the tricks' identity): at
+    every step, and asked twice, they equal a count of the deal's played cards."""
+    for state, _ in _random_deal(name, 4):
+        want = [0] * 54
+        for c in _played_so_far(state):
+            want[c] += 1
+        assert list(played_counts(state)) == want
+        assert list(played_counts(state)) == want
 
 
 def test_a_play_shows_under_its_effective_suit() -> None:

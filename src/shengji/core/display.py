@@ -36,7 +36,7 @@ from shengji.core.legal import legal_actions
 from shengji.core.match import team_of
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import DealState, Phase, display_order
+from shengji.core.state import DealState, Phase, TrickRecord, display_order
 
 SuitName = Literal["S", "H", "D", "C", "T"]
 SUIT_NAMES: tuple[SuitName, ...] = ("S", "H", "D", "C", "T")
@@ -306,13 +306,38 @@ def _runs(kinds: tuple[int, ...], counts: tuple[int, ...] | list[int]) -> tuple[
     return tuple(out)
 
 
-def played_counts(state: DealState) -> tuple[int, ...]:
-    """How many of each card kind has been played in this deal (tricks and the table)."""
+_TRICK_COUNTS: dict[int, tuple[tuple[TrickRecord, ...], list[int]]] = {}
+"""``id(tricks)`` → (``tricks``, its card counts): the finished tricks of a deal stay the very
+same tuple until the next trick ends, so they are counted once, not at every update."""
+_TRICK_COUNTS_MAX = 4096
+
+
+def _trick_counts(tricks: tuple[TrickRecord, ...]) -> list[int]:
+    """How many of each card kind ``tricks`` hold (not to be changed: it is kept)."""
+    hit = _TRICK_COUNTS.get(id(tricks))
+    if hit is not None and hit[0] is tricks:
+        return hit[1]
     out = [0] * 54
-    for t in state.tricks:
+    for t in tricks:
         for _, cards in t.plays:
             for c in cards:
                 out[c] += 1
+    if len(_TRICK_COUNTS) >= _TRICK_COUNTS_MAX:
+        del _TRICK_COUNTS[next(iter(_TRICK_COUNTS))]  # the oldest
+    _TRICK_COUNTS[id(tricks)] = (tricks, out)
+    return out
+
+
+def played_counts(state: DealState) -> tuple[int, ...]:
+    """How many of each card kind has been played in this deal (tricks and the table).
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> sum(played_counts(DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)))
+    0
+    """
+    if not state.trick:
+        return tuple(_trick_counts(state.tricks))
+    out = _trick_counts(state.tricks).copy()
     for _, cards in state.trick:
         for c in cards:
             out[c] += 1
