@@ -24,6 +24,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from shengji.server.app import create_app
 from shengji.server.settings import Settings
+from shengji.server.ws_protocol import WebSocketProtocol
 from tests import pg
 
 Msg = dict[str, Any]
@@ -111,7 +112,7 @@ def live_server(settings: Settings, app: FastAPI | None = None) -> Iterator[str]
     config = uvicorn.Config(
         app or create_app(settings),
         log_level="warning",
-        ws="websockets-sansio",
+        ws=WebSocketProtocol,  # what shengji serve runs
         ws_max_size=1 << 20,
         ws_per_message_deflate=settings.ws_compression,
     )

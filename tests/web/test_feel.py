@@ -23,6 +23,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from shengji.server.app import create_app
 from shengji.server.lan import lan_addresses
+from shengji.server.ws_protocol import WebSocketProtocol
 from tests.server.helpers import fast_settings, live_server
 from tests.web.table import create_room, enter, play_until, state, take_turn
 from tests.web.test_tables import OVERLAPS
@@ -475,7 +476,7 @@ def _everywhere(tmp: Path) -> Iterator[int]:
     sock.bind(("0.0.0.0", 0))
     port = sock.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning",
-                                           ws="websockets-sansio"))
+                                           ws=WebSocketProtocol))
     thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
     thread.start()
     deadline = time.monotonic() + 15

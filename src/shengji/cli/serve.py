@@ -149,6 +149,7 @@ async def _serve(
     from shengji.server.app import create_app
     from shengji.server.jsonlog import log_json_line, logging_config
     from shengji.server.logs import configure_logging
+    from shengji.server.ws_protocol import WebSocketProtocol
 
     if settings.log_format != "json":  # (json: every logger goes to the JSON handler)
         configure_logging(settings.log_level)  # the rooms' and the store's lines, as text
@@ -161,7 +162,7 @@ async def _serve(
             log_level=settings.log_level,
             ws_max_size=max(65536, settings.max_message_bytes * 4),
             ws_per_message_deflate=settings.ws_compression,
-            ws="websockets-sansio",
+            ws=WebSocketProtocol,  # websockets-sansio, reading paused only when needed
             log_config=LOGGING_CONFIG if log_config is None else log_config,
         )
     )

@@ -1,0 +1,91 @@
+"""The server's WebSocket protocol (``server/ws_protocol.py``): a socket's reading is paused
+only once ``PAUSE_AT`` of its messages wait for the app (uvicorn pauses after every one),
+and nothing is lost or reordered either way."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from uvicorn.server import ServerState
+
+from shengji.server.ws_protocol import PAUSE_AT, WebSocketProtocol
+from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
+
+
+class _Transport:
+    """Counts what the protocol asks of its socket."""
+
+    def __init__(self) -> None:
+        self.pauses = 0
+        self.resumes = 0
+
+    def pause_reading(self) -> None:
+        self.pauses += 1
+
+    def resume_reading(self) -> None:
+        self.resumes += 1
+
+
+async def _no_app(scope: Any, receive: Any, send: Any) -> None:
+    return None
+
+
+def _protocol() -> tuple[WebSocketProtocol, _Transport]:
+    config = uvicorn.Config(_no_app, ws=WebSocketProtocol, log_level="warning")
+    config.load()
+    proto = WebSocketProtocol(config, ServerState(), {}, _loop=asyncio.get_running_loop())
+    transport = _Transport()
+    proto.transport = transport  # type: ignore[assignment]
+    return proto, transport
+
+
+def _message_arrives(proto: WebSocketProtocol, n: int) -> None:
+    proto.curr_msg_data_type = "text"
+    proto.frames = [json.dumps({"t": "ping", "n": n}).encode()]
+    proto.send_receive_event_to_app()
+
+
+def test_reading_pauses_only_once_the_app_lags() -> None:
+    async def run() -> None:
+        proto, transport = _protocol()
+        for n in range(PAUSE_AT - 1):  # the app is slow: they gather
+            _message_arrives(proto, n)
+        assert (transport.pauses, proto.read_paused) == (0, False)
+        _message_arrives(proto, PAUSE_AT - 1)  # PAUSE_AT wait: stop reading
+        assert (transport.pauses, proto.read_paused) == (1, True)
+        got = [json.loads((await proto.receive())["text"])["n"] for _ in range(PAUSE_AT)]
+        assert got == list(range(PAUSE_AT))  # in order, none lost
+        assert (transport.resumes, proto.read_paused) == (1, False)  # read again once taken
+
+    asyncio.run(run())
+
+
+def test_a_keeping_up_app_never_pauses_reading() -> None:
+    async def run() -> None:
+        proto, transport = _protocol()
+        for n in range(100):
+            _message_arrives(proto, n)
+            assert json.loads((await proto.receive())["text"])["n"] == n
+        assert (transport.pauses, transport.resumes) == (0, 0)
+
+    asyncio.run(run())
+
+
+def test_a_burst_from_a_live_client_is_answered_in_full_and_in_order(tmp_path: Path) -> None:
+    """Three times ``PAUSE_AT`` messages sent at once: reading pauses and resumes on a real
+    socket, and every ping is answered."""
+    with live_server(fast_settings(str(tmp_path))) as base:
+        p = new_player(base, "ann")
+        c = Client(base, new_room(base, p["token"])["code"], p["token"])
+        try:
+            for _ in range(3 * PAUSE_AT):
+                c.send({"t": "ping", "v": 2})
+            pongs = [c.wait(lambda m: m["t"] == "pong") for _ in range(3 * PAUSE_AT)]
+            assert len(pongs) == 3 * PAUSE_AT
+            assert [m["seq"] for m in pongs] == sorted(m["seq"] for m in pongs)
+        finally:
+            c.close()
