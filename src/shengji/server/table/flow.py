@@ -55,7 +55,7 @@ def drain(s: Step) -> None:
     if items and ob.issued is None and ob.retry_at is None:
         s.emit(Write(ob.next_ticket, first_write(items), retry=False))
         ob = replace(ob, issued=ob.next_ticket, next_ticket=ob.next_ticket + 1)
-    s.t = evolve(t, outbox=replace(ob, items=items), sent_seq=sent)
+    s.t = evolve(t, outbox=ob.with_items(items), sent_seq=sent)
 
 
 def retry_due(s: Step) -> None:

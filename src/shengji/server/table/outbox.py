@@ -23,7 +23,7 @@ something the database does not hold, and nothing is dropped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TypeAlias
 
 from shengji.server.table.effects import (
@@ -73,9 +73,16 @@ class Outbox:
         """Nothing waits to be written."""
         return not any(is_write(i) for i in self.items)
 
+    def with_items(self, items: tuple[Item, ...]) -> Outbox:
+        """This outbox holding ``items`` (``dataclasses.replace`` without its per-call
+        field lookup: the outbox changes at every message a table sends)."""
+        return Outbox(
+            items, self.issued, self.next_ticket, self.retry_at, self.attempts, self.paused_since
+        )
+
     def add(self, item: Item) -> Outbox:
         """Queue a write or a delivery at the end."""
-        return replace(self, items=(*self.items, item))
+        return self.with_items((*self.items, item))
 
     def add_record(self, rec: Record) -> Outbox:
         """Queue one log row: into the last queued log write when it is not out yet
@@ -87,9 +94,9 @@ class Outbox:
                 continue
             if isinstance(item, LogRecords) and not (i == 0 and self.issued is not None):
                 grown = LogRecords((*item.records, rec))
-                return replace(self, items=(*items[:i], grown, *items[i + 1 :]))
+                return self.with_items((*items[:i], grown, *items[i + 1 :]))
             break
-        return replace(self, items=(*items, LogRecords((rec,))))
+        return self.with_items((*items, LogRecords((rec,))))
 
     def sends(self) -> list[Send]:
         """The sends still held (for tests and the shell's shutdown)."""
