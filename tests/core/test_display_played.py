@@ -8,10 +8,18 @@ from __future__ import annotations
 import pytest
 
 from shengji.core.cards import cards_str, parse_cards
-from shengji.core.display import SUIT_NAMES, played_counts, table_facts
+from shengji.core.display import (
+    SUIT_NAMES,
+    _runs,
+    _trump_context,
+    hand_groups,
+    played_by_suit,
+    played_counts,
+    table_facts,
+)
 from shengji.core.order import TRUMP
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState, Phase, display_order
 from tests.core.test_views_display import _random_deal
 
 
@@ -58,6 +66,21 @@ def test_played_counts_match_a_recount_at_every_step(name: str) -> None:
             want[c] += 1
         assert list(played_counts(state)) == want
         assert list(played_counts(state)) == want
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_seats_cards_worked_out_in_one_pass_equal_each_worked_out_apart(name: str) -> None:
+    """``table_facts`` sorts the hand, groups it and counts the unseen cards of each suit
+    in one pass (from the spectator's panel); each equals its own reference function."""
+    rs = PRESETS[name]
+    for state, _ in _random_deal(name, 6):
+        for seat in range(rs.players):
+            f = table_facts(state, seat)
+            ctx = _trump_context(state, seat)
+            hand = _runs(display_order(ctx), state.hands[seat])
+            assert f.hand == hand
+            assert f.hand_groups == hand_groups(ctx, hand)
+            assert f.played == played_by_suit(state, seat, ctx)
 
 
 def test_a_play_shows_under_its_effective_suit() -> None:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from shengji.core.actions import Action, Deal, Play
 from shengji.core.cards import NO_TRUMP, points
@@ -43,8 +43,7 @@ SUIT_NAMES: tuple[SuitName, ...] = ("S", "H", "D", "C", "T")
 """An effective suit's letter on the wire: the four suits, ``T`` for trump."""
 
 
-@dataclass(frozen=True, slots=True)
-class PlayedSuit:
+class PlayedSuit(NamedTuple):
     """One effective suit in the played-cards panel (记牌器): the cards of it played so far
     in this deal, in display order, and how many of it the seat has not seen yet (neither
     played nor in its own hand, nor in a kitty it buried).
@@ -121,14 +120,7 @@ def shared_facts(state: DealState) -> SharedFacts:
     rs = state.ruleset
     ctx = _trump_context(state, None)
     counts = played_counts(state)
-    won = sorted(
-        c
-        for t in state.tricks
-        if t.winner not in state.defenders
-        for _, cards in t.plays
-        for c in cards
-        if points(c)
-    )
+    won = _attackers_point_cards(state.tricks, state.defenders)
     gain = state.result.kitty_gain if state.result is not None else 0
     public = TableFacts(
         hand_groups=(),
@@ -140,7 +132,7 @@ def shared_facts(state: DealState) -> SharedFacts:
         roles=seat_roles(state),
         teams=fixed_teams(rs),
         goal=attacker_goal(state),
-        point_cards=tuple(won),
+        point_cards=won,
         penalty_points=state.attacker_points - sum(points(c) for c in won) - gain,
     )
     return SharedFacts(public, ctx, counts)
@@ -162,22 +154,22 @@ def table_facts(
     if seat is None:
         return shared.public
     ctx = _trump_context(state, seat)
-    hand = _runs(display_order(ctx), state.hands[seat])
     options: tuple[Action, ...] = ()
     legal = legal_actions(state, seat)
     if legal.kind == "list":
         options = tuple(a for a in legal.small if not isinstance(a, Deal | Play))
     pub = shared.public
+    same = ctx is shared.ctx
+    hand, groups, played = _seat_cards(
+        state,
+        seat,
+        ctx,
+        pub.played if same else played_by_suit(state, None, ctx, shared.played_counts),
+    )
     return TableFacts(
-        hand_groups=hand_groups(ctx, hand),
-        played=played_by_suit(
-            state,
-            seat,
-            ctx,
-            shared.played_counts,
-            pub.played if ctx is shared.ctx else None,
-        ),
-        trumps=pub.trumps if ctx is shared.ctx else trump_kinds(ctx),
+        hand_groups=groups,
+        played=played,
+        trumps=pub.trumps if same else trump_kinds(ctx),
         hand=hand,
         options=options,
         bury_count=pub.bury_count,
@@ -187,6 +179,35 @@ def table_facts(
         point_cards=pub.point_cards,
         penalty_points=pub.penalty_points,
     )
+
+
+def _seat_cards(
+    state: DealState, seat: int, ctx: TrumpContext, public: tuple[PlayedSuit, ...]
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[PlayedSuit, ...]]:
+    """``seat``'s hand in display order, its ``hand_groups`` and its ``played_by_suit``, in
+    one pass over the suits: ``public`` is the spectator's ``played_by_suit`` in ``ctx``,
+    whose unseen counts less the seat's own cards of each suit (and of a kitty it buried)
+    are the seat's. Equal to the three worked out apart (tests/core/test_display_played.py).
+    """
+    counts = state.hands[seat]
+    kitty: tuple[int, ...] = ()
+    knows_kitty = seat == state.kitty_holder and not state.kitty_kept
+    if knows_kitty and state.phase in (Phase.CALLING, Phase.PLAYING, Phase.DONE):
+        kitty = tuple(ctx.esuit[c] for c in state.kitty)
+    hand: list[int] = []
+    groups: list[int] = []
+    played: list[PlayedSuit] = []
+    for (suit, kinds), pub in zip(suit_kinds(ctx), public, strict=True):
+        before = len(hand)
+        for k in kinds:
+            n = counts[k]
+            if n:
+                hand.extend((k,) * n)
+        n = len(hand) - before
+        if n:
+            groups.append(n)
+        played.append(PlayedSuit(suit, pub.cards, pub.unseen - n - kitty.count(suit)))
+    return tuple(hand), tuple(groups), tuple(played)
 
 
 def fixed_teams(ruleset: Ruleset) -> tuple[int, ...]:
@@ -326,6 +347,34 @@ def _trick_counts(tricks: tuple[TrickRecord, ...]) -> list[int]:
         del _TRICK_COUNTS[next(iter(_TRICK_COUNTS))]  # the oldest
     _TRICK_COUNTS[id(tricks)] = (tricks, out)
     return out
+
+
+_WON: dict[int, tuple[tuple[TrickRecord, ...], tuple[int, ...], tuple[int, ...]]] = {}
+"""``id(tricks)`` → (``tricks``, the defenders, the attackers' point cards in them)."""
+
+
+def _attackers_point_cards(
+    tricks: tuple[TrickRecord, ...], defenders: tuple[int, ...]
+) -> tuple[int, ...]:
+    """The point cards of the tricks the attackers won, sorted; worked out once per trick
+    and side (kept like ``_trick_counts``)."""
+    hit = _WON.get(id(tricks))
+    if hit is not None and hit[0] is tricks and hit[1] == defenders:
+        return hit[2]
+    won = tuple(
+        sorted(
+            c
+            for t in tricks
+            if t.winner not in defenders
+            for _, cards in t.plays
+            for c in cards
+            if points(c)
+        )
+    )
+    if len(_WON) >= _TRICK_COUNTS_MAX:
+        del _WON[next(iter(_WON))]  # the oldest
+    _WON[id(tricks)] = (tricks, defenders, won)
+    return won
 
 
 def played_counts(state: DealState) -> tuple[int, ...]:
