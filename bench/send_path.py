@@ -166,6 +166,11 @@ async def _pump(room: Room, jobs: FakeJobs) -> None:
 
 
 async def run(deals: int, deflate: bool, seed: int) -> dict[str, Any]:
+    import shengji.server.rooms as rooms_module
+
+    drawn = (f"{seed:08x}{n:024x}" for n in range(1_000_000))  # the same deals every run
+    if hasattr(rooms_module, "new_match_seed"):
+        rooms_module.new_match_seed = lambda: next(drawn)  # type: ignore[attr-defined]
     tmp = tempfile.mkdtemp(prefix="send_path_")
     settings = Settings(
         data_dir=tmp,
@@ -313,9 +318,15 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3, help="runs per setting; the best is kept")
     ap.add_argument("--label", default="after")
     ap.add_argument("--out", default="bench/results/send_path.json")
+    ap.add_argument(
+        "--deflate", choices=("both", "on", "off"), default="both",
+        help="off: only the uncompressed send path (e.g. under valgrind: bench/room_ir.py)",
+    )
+    ap.add_argument("--no-sizes", action="store_true", help="skip deflate by frame size")
     args = ap.parse_args()
     results = []
-    for deflate in (True, False):
+    modes = {"both": (True, False), "on": (True,), "off": (False,)}[args.deflate]
+    for deflate in modes:
         runs = [asyncio.run(run(args.deals, deflate, seed)) for seed in range(args.repeat)]
         best = min(runs, key=lambda r: r["us_per_action"])
         results.append(best)
@@ -327,7 +338,11 @@ def main() -> None:
             f"{best['frames_per_action']} frames and "
             f"{best['wire_bytes_per_action']} wire bytes per logged action"
         )
-    sizes = deflate_by_size(SEAT0_FRAMES) + deflate_by_size(small_messages(SEAT0_FRAMES))
+    sizes = (
+        []
+        if args.no_sizes
+        else deflate_by_size(SEAT0_FRAMES) + deflate_by_size(small_messages(SEAT0_FRAMES))
+    )
     for row in sizes:
         print(
             f"{args.label:>8} deflate, frames up to {row['up_to_bytes'] or 'any'} bytes "
