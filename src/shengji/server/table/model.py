@@ -13,9 +13,9 @@ way a room changes it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypedDict, Unpack
+from typing import Any, ClassVar, Literal, TypedDict, Unpack
 
 from shengji.core.actions import SYSTEM
 from shengji.core.match import MatchState
@@ -112,6 +112,47 @@ class ChatEntry:
     text: str
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class ActionLog:
+    """A match's actions as logged, in order, grown one update at a time without copying
+    the whole log: new texts join a short ``tail``, which is folded into ``done`` once it
+    holds ``FOLD`` (so an action costs about ``FOLD / 2`` copied entries, not the length of
+    the match). Equal to another log, or to a tuple, holding the same texts.
+
+    >>> log = ActionLog().add(("deal", "deal")).add(("play 0 SA",))
+    >>> len(log), list(log)[-1], log == ("deal", "deal", "play 0 SA")
+    (3, 'play 0 SA', True)
+    """
+
+    done: tuple[str, ...] = ()
+    tail: tuple[str, ...] = ()
+
+    FOLD: ClassVar[int] = 256
+
+    def add(self, texts: tuple[str, ...]) -> ActionLog:
+        """This log with ``texts`` after it."""
+        tail = self.tail + texts
+        if len(tail) >= self.FOLD:
+            return ActionLog(self.done + tail)
+        return ActionLog(self.done, tail)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.done
+        yield from self.tail
+
+    def __len__(self) -> int:
+        return len(self.done) + len(self.tail)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, ActionLog):
+            return self.done + self.tail == other.done + other.tail
+        if isinstance(other, tuple):
+            return self.done + self.tail == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
 @dataclass(frozen=True, slots=True)
 class TableConfig:
     """What a room is, fixed when it is created."""
@@ -144,7 +185,7 @@ class Table:
     status: Status = "waiting"
     match_no: int = 0
     match: MatchState | None = None
-    actions: tuple[str, ...] = ()
+    actions: ActionLog = field(default_factory=ActionLog)
     """The current match's actions, as logged (ruleset + seed + these replay it)."""
     drawn_seed: str | None = None
     """The current match's secret seed (None between matches, or an old room's match)."""
@@ -291,7 +332,7 @@ class TableChanges(TypedDict, total=False):
     status: Status
     match_no: int
     match: MatchState | None
-    actions: tuple[str, ...]
+    actions: ActionLog
     drawn_seed: str | None
     spare_seed: str | None
     rosters: Mapping[int, tuple[str | None, ...]]

@@ -34,7 +34,7 @@ from shengji.server.table.commands import (
 )
 from shengji.server.table.connections import room_update
 from shengji.server.table.effects import AskHint, DealToSettle, SaveGame, SettleDeals
-from shengji.server.table.model import Hold, evolve
+from shengji.server.table.model import ActionLog, Hold, evolve
 from shengji.server.table.render import UpdateEntry, render_events
 from shengji.server.table.step import Step
 from shengji.server.table.views import update_base
@@ -112,7 +112,7 @@ def announce(
         match=new,
         seq=seq,
         version=t.version + len(done),
-        actions=(*t.actions, *texts),
+        actions=t.actions.add(texts),
         rosters=rosters,
         clock=None,
     )
@@ -260,7 +260,7 @@ def on_game_saved(s: Step, cmd: GameSaved) -> None:
         t,
         status="waiting",
         match=None,
-        actions=(),
+        actions=ActionLog(),
         drawn_seed=None,
         rosters={},
         finishing=False,

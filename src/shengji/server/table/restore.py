@@ -12,7 +12,7 @@ from typing import Any
 from shengji.core.actions import parse_match_action
 from shengji.core.match import MatchState
 from shengji.server.stakes import rosters_from_state
-from shengji.server.table.model import Seat, Status, Table, TableConfig, evolve
+from shengji.server.table.model import ActionLog, Seat, Status, Table, TableConfig, evolve
 from shengji.server.table.play import finish, match_done, settle
 from shengji.server.table.step import Step
 
@@ -55,7 +55,7 @@ def restored(
     m = MatchState.new(config.ruleset, t.match_seed())
     for text in actions:
         m, _ = m.apply_in_place(parse_match_action(text))  # nobody else holds it yet
-    t = evolve(t, match=m, actions=tuple(actions), version=len(actions))
+    t = evolve(t, match=m, actions=ActionLog(tuple(actions)), version=len(actions))
     s = Step(t, now)
     if config.stakes.kind != "plain" and m.history:
         settle(s, announce=-1)  # what a crash left unsettled (settling twice changes nothing)

@@ -17,7 +17,7 @@ from shengji.server.owners import NOT_OWNER, may_manage, refusal
 from shengji.server.table.bots import checked_bot
 from shengji.server.table.connections import reseat, room_update
 from shengji.server.table.effects import CloseRoom, Disconnect, DrawSeed, Send, TrimChat
-from shengji.server.table.model import EMPTY, ChatEntry, Seat, evolve
+from shengji.server.table.model import EMPTY, ActionLog, ChatEntry, Seat, evolve
 from shengji.server.table.render import UpdateEntry, render_events
 from shengji.server.table.step import Step
 from shengji.server.table.views import update_base
@@ -243,7 +243,7 @@ def maybe_start(s: Step) -> None:
         status="playing",
         match_no=t.match_no + 1,
         match=m,
-        actions=(),
+        actions=ActionLog(),
         drawn_seed=seed,
         spare_seed=None,
         rosters={},
