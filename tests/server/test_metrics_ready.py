@@ -74,6 +74,9 @@ def test_metrics_count_actions_tables_and_connections(server: str) -> None:
         assert actions >= 4 * 19 and timed == actions  # one latency sample per action
         assert _value(during, "shengji_action_seconds_bucket", le="+Inf") >= timed
         assert _value(during, "shengji_action_seconds_sum") > 0
+        commits = _value(during, "shengji_log_commits_total") - _value(
+            before, "shengji_log_commits_total")
+        assert 1 <= commits <= actions  # every action logged, several in one commit
         assert _value(during, "shengji_lease_changes_total") == _value(
             before, "shengji_lease_changes_total")  # one process: no room adopted or lost
     finally:

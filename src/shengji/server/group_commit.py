@@ -45,6 +45,7 @@ from typing import Any, cast
 from sqlalchemy import Table, bindparam, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from shengji.server import metrics
 from shengji.server.lease_rules import LeaseLost
 from shengji.server.lease_store import Fences
 from shengji.server.sqlite_log_writer import SqliteLogWriter
@@ -252,6 +253,7 @@ class GroupCommit:
     def _written(self, group: list[LogBatch], refused: set[int]) -> None:
         """``group`` committed, but for the rooms ``refused`` by the fenced check."""
         self.commits += 1
+        metrics.log_committed()
         self.health.succeeded()
         for b in group:
             b.done(LeaseLost(b.room_id) if b.room_id in refused else None)

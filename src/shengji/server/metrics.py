@@ -10,6 +10,9 @@ it, and ``shengji_tables`` counts the rooms of every lobby it watches. What is m
                                               ``rate(shengji_actions_total[1m])``
 ``shengji_action_seconds``         histogram  one action from its check to its broadcast,
                                               the durable log write included
+``shengji_log_commits_total``      counter    group commits of the action log; actions per
+                                              commit is the rate of ``shengji_actions_total``
+                                              over this one's
 ``shengji_database_errors_total``  counter    storage faults (a failed write or probe, a
                                               request that met an unreachable database)
 ``shengji_lease_changes_total``    counter    room leases adopted from a process that
@@ -85,6 +88,11 @@ ROUTED = Gauge(
     ["side"],
     registry=REGISTRY,
 )
+LOG_COMMITS = Counter(
+    "shengji_log_commits",
+    "Group commits of the action log (each one transaction for every room in it)",
+    registry=REGISTRY,
+)
 LEASE_CHANGES = Counter(
     "shengji_lease_changes",
     "Room leases this process adopted from a dead owner or lost to another process",
@@ -157,6 +165,11 @@ def routed(edge: int = 0, owner: int = 0) -> None:
         ROUTED.labels(side="edge").inc(edge)
     if owner:
         ROUTED.labels(side="owner").inc(owner)
+
+
+def log_committed() -> None:
+    """The group-commit writer committed one group (server/group_commit.py)."""
+    LOG_COMMITS.inc()
 
 
 def database_error() -> None:
