@@ -7,6 +7,7 @@ it holds gets a snapshot."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 import tempfile
@@ -280,6 +281,105 @@ def test_frames_carry_every_message_once_in_order(
         is_batch = f.startswith(b"[")
         assert batch or not is_batch
         assert not is_batch or len(f) <= FRAME_BYTES  # only a lone message may be larger
+
+
+class _Socket:
+    """The ASGI side of a socket for the writer task: each send waits ``turns`` turns of
+    the loop (as one waits for a full socket to drain) before it lands in ``out``."""
+
+    def __init__(self, out: list[bytes], turns: int = 1) -> None:
+        from starlette.websockets import WebSocketState
+
+        self.application_state = WebSocketState.CONNECTED
+        self.out = out
+        self.turns = turns
+        self.closed: int | None = None
+
+    async def send_text(self, data: str) -> None:
+        for _ in range(self.turns):
+            await asyncio.sleep(0)
+        self.out.append(data.encode())
+
+    async def close(self, code: int = 1000) -> None:
+        self.closed = code
+
+
+def _messages(frames: list[bytes]) -> list[Any]:
+    got: list[Any] = []
+    for f in frames:
+        data = json.loads(f)
+        got.extend(data if isinstance(data, list) else [data])
+    return got
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    sizes=st.lists(st.integers(0, 200), min_size=1, max_size=50),
+    takes=st.lists(st.booleans(), min_size=1, max_size=20),
+    turns=st.lists(st.integers(0, 3), min_size=1, max_size=20),
+    drain=st.integers(0, 6),
+)
+def test_frames_written_at_once_or_by_the_writer_arrive_once_and_in_order(
+    sizes: list[int], takes: list[bool], turns: list[int], drain: int
+) -> None:
+    """The socket takes a frame at once or not (``takes``, cycled); one it does not take
+    goes to the writer task, and nothing overtakes it while the writer waits."""
+
+    async def run() -> tuple[list[bytes], list[bytes], Conn]:
+        out: list[bytes] = []
+        answers = itertools.cycle(takes)
+
+        def send_now(frame: bytes) -> bool:
+            if not next(answers):
+                return False
+            out.append(frame)
+            return True
+
+        c = Conn(Player("p", "p"), max_messages=10**6, max_bytes=10**9, batch=True)
+        c.direct = send_now
+        writer = asyncio.create_task(_writer(_Socket(out, drain), c))  # type: ignore[arg-type]
+        sent = [json.dumps({"i": i, "pad": "z" * n}).encode() for i, n in enumerate(sizes)]
+        for i, data in enumerate(sent):
+            c.send(data)
+            for _ in range(turns[i % len(turns)]):
+                await asyncio.sleep(0)
+        for _ in range((drain + 2) * len(sent) + 10):  # let the writer catch up
+            await asyncio.sleep(0)
+        c.close()
+        await asyncio.wait_for(writer, 5)
+        return out, sent, c
+
+    out, sent, c = asyncio.run(run())
+    assert _messages(out) == [json.loads(b) for b in sent]
+    assert c.pending_bytes == 0 and c.held is None
+
+
+def test_a_socket_that_takes_nothing_now_leaves_its_frames_to_the_bound() -> None:
+    """A client that stops reading: the socket's buffer fills and ``send_now`` refuses;
+    frames wait in the connection until the byte bound disconnects it, as without it."""
+
+    async def run() -> tuple[Conn, int]:
+        c = Conn(Player("slow", "slow"), max_messages=4096, max_bytes=16384, batch=True)
+        c.direct = lambda frame: False  # the transport paused writing
+        stuck = asyncio.Event()
+
+        class Stuck(_Socket):
+            async def send_text(self, data: str) -> None:
+                await stuck.wait()
+
+        writer = asyncio.create_task(_writer(Stuck([]), c))  # type: ignore[arg-type]
+        msg = b'{"t":"pong","v":2,"seq":1,"pad":"' + b"p" * 1000 + b'"}'
+        sent = 0
+        while c.open:
+            c.send(msg)
+            sent += 1
+            await asyncio.sleep(0)
+        stuck.set()
+        await asyncio.wait_for(writer, 5)
+        return c, sent
+
+    c, sent = asyncio.run(run())
+    assert not c.open and sent < 40 and not c.pending
 
 
 def test_a_slow_reader_is_disconnected_when_its_buffer_passes_the_byte_bound() -> None:

@@ -8,6 +8,12 @@ last ran as one frame (``next_frame``) when the client said it reads them (``hel
 connection is put in before the writer runs again, so it leaves as one frame. Other clients
 get one message per frame.
 
+On our own server (``ws_protocol.WebSocketProtocol``) the frames do not wait for the writer
+task: ``Flusher`` writes every connection's gathered frames straight to its socket at the
+end of the loop's turn (``direct``); only a frame the socket cannot take at once (its
+buffer is full) goes back to the writer task, which waits for the socket, and the writer
+keeps the connection until it has caught up, so frames never overtake each other.
+
 The buffer is bounded in messages (``max_messages``) and in bytes (``max_bytes``): a client
 that reads too slowly to keep it under both is disconnected (what was waiting for it is
 dropped; it reconnects and resumes or gets a snapshot).
@@ -28,6 +34,7 @@ import logging
 from collections import deque
 
 from shengji.server.storage import Player
+from shengji.server.ws_protocol import SendNow
 
 log = logging.getLogger("shengji.server.rooms")
 
@@ -35,6 +42,44 @@ _conn_ids = itertools.count(1)
 
 FRAME_BYTES = 65536
 """Messages are coalesced into one frame up to this size (a larger message goes alone)."""
+
+
+class Flusher:
+    """Writes every connection's gathered frames to its socket once per turn of the event
+    loop, in one callback (``Conn.flush``), instead of waking one writer task per
+    connection per message: everything one command of a room said to a connection leaves
+    as one frame, as before.
+
+    >>> from shengji.server.storage import Player
+    >>> async def demo() -> list[bytes]:
+    ...     out: list[bytes] = []
+    ...     c = Conn(Player("p1", "ann"), batch=True)
+    ...     c.direct = lambda frame: out.append(frame) is None   # the socket takes all
+    ...     c.send(b'{"a":1}'); c.send(b'{"b":2}')
+    ...     await asyncio.sleep(0)
+    ...     return out
+    >>> asyncio.run(demo())
+    [b'[{"a":1},{"b":2}]']
+    """
+
+    def __init__(self) -> None:
+        self.dirty: list[Conn] = []
+
+    def add(self, conn: Conn) -> None:
+        """Flush ``conn`` at this turn's end (the first one asks the loop to call back)."""
+        if not self.dirty:
+            asyncio.get_running_loop().call_soon(self.run)
+        self.dirty.append(conn)
+
+    def run(self) -> None:
+        """Flush every connection that gathered frames since the last turn."""
+        dirty, self.dirty = self.dirty, []
+        for conn in dirty:
+            conn.flush()
+
+
+FLUSHER = Flusher()
+"""The process's flusher (connections are only used on the event loop's thread)."""
 
 
 class Conn:
@@ -71,6 +116,17 @@ class Conn:
         """Has had the whole presence list once."""
         self.close_code = 1000
         """The WebSocket close code its writer closes with."""
+        self.direct: SendNow | None = None
+        """Writes a frame to the socket at once, if the socket takes it now (the server's
+        ``send_now``, server/ws_protocol.py): gathered frames then leave by ``Flusher``,
+        not by the writer task. None: the writer sends everything."""
+        self.slow = False
+        """The writer task sends (a frame the socket did not take at once, or everything
+        until it has caught up): ``Flusher`` leaves this connection to it."""
+        self.held: bytes | None = None
+        """A frame the socket did not take at once: the writer sends it first."""
+        self.dirty = False
+        """Waits in ``Flusher``'s list."""
 
     @property
     def player_id(self) -> str:
@@ -102,7 +158,11 @@ class Conn:
             return
         self.pending.append(data)
         self.pending_bytes += len(data)
-        self.ready.set()
+        if self.direct is None or self.slow:
+            self.ready.set()
+        elif not self.dirty:
+            self.dirty = True
+            FLUSHER.add(self)
 
     def close(self, code: int = 1000) -> None:
         """Ask the socket's writer to close the connection (with ``code``) after what was
@@ -113,6 +173,33 @@ class Conn:
         self.closing = True
         self.close_code = code
         self.ready.set()
+
+    def flush(self) -> None:
+        """Write what has gathered straight to the socket (``direct``); whatever it does
+        not take now is left to the writer task, which waits until it can (``slow``)."""
+        self.dirty = False
+        direct = self.direct
+        if direct is None or self.slow or self.closing:
+            self.ready.set()
+            return
+        while (frame := self.next_frame()) is not None:
+            if not direct(frame):
+                self.held = frame
+                self.slow = True
+                self.ready.set()
+                return
+
+    def take_frame(self) -> bytes | None:
+        """What the writer task sends next: a frame the socket did not take at once, or
+        ``next_frame``. Once nothing waits, ``Flusher`` writes again (``slow`` ends)."""
+        held = self.held
+        if held is not None:
+            self.held = None
+            return held
+        frame = self.next_frame()
+        if frame is None:
+            self.slow = False
+        return frame
 
     def next_frame(self) -> bytes | None:
         """What the writer sends next: the waiting messages as one frame (a JSON array of

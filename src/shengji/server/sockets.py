@@ -26,6 +26,7 @@ from shengji.server.rooms import MOVED, Room
 from shengji.server.settings import Settings
 from shengji.server.storage import Player, Store
 from shengji.server.write_faults import is_storage_fault
+from shengji.server.ws_protocol import send_now_of
 
 if TYPE_CHECKING:
     from shengji.server.router import Router
@@ -58,12 +59,13 @@ async def _send_now(ws: WebSocket, msg: wire.ServerMsg) -> None:
 
 async def write_socket(ws: WebSocket, conn: Conn) -> None:
     """Send the connection's messages as they gather, several at once as one frame
-    (``Conn.next_frame``); close the socket after the last once the room says so (also
-    for a routed socket: server/route_edge.py)."""
+    (``Conn.take_frame``); close the socket after the last once the room says so (also
+    for a routed socket: server/route_edge.py). With ``conn.direct`` it sends only what
+    the socket did not take at once (``Conn.flush``), waiting for the socket."""
     try:
         while True:
             await conn.ready.wait()
-            frame = conn.next_frame()
+            frame = conn.take_frame()
             if frame is None:
                 if conn.closing:
                     break
@@ -146,6 +148,7 @@ class _Socket:
     def connect(self, player: Player, batch: bool) -> Conn:
         s = self.settings
         conn = Conn(player, s.send_queue, s.send_buffer_bytes, batch)
+        conn.direct = send_now_of(self.ws.scope)  # our server: frames leave at once
         self.writer = asyncio.create_task(write_socket(self.ws, conn))
         return conn
 
