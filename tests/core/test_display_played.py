@@ -10,7 +10,6 @@ import pytest
 from shengji.core.cards import cards_str, parse_cards
 from shengji.core.display import (
     SUIT_NAMES,
-    HandMemo,
     _runs,
     _trump_context,
     hand_groups,
@@ -82,17 +81,6 @@ def test_a_seats_cards_worked_out_in_one_pass_equal_each_worked_out_apart(name: 
             assert f.hand == hand
             assert f.hand_groups == hand_groups(ctx, hand)
             assert f.played == played_by_suit(state, seat, ctx)
-
-
-@pytest.mark.parametrize("name", sorted(PRESETS))
-def test_a_tables_hand_memo_changes_no_fact(name: str) -> None:
-    """Rendered update after update with one ``HandMemo`` (as a room does), every seat's
-    facts equal those worked out afresh, through trump changes and the kitty."""
-    rs = PRESETS[name]
-    memo = HandMemo()
-    for state, _ in _random_deal(name, 7):
-        for seat in range(rs.players):
-            assert table_facts(state, seat, memo=memo) == table_facts(state, seat)
 
 
 def test_a_play_shows_under_its_effective_suit() -> None:

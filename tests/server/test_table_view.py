@@ -146,9 +146,7 @@ def _played_by_suit_alone(m: MatchState, seat: int | None) -> list[tuple[str, st
 def test_views_rendered_together_equal_each_seat_rendered_alone(name: str) -> None:
     """Issue 15: an update renders the part every seat sees alike once and only the seats'
     own fields again (``game_views``); that must be exactly each seat's whole rendering,
-    hidden declarations (four-deck), kitties, friends and auctions included; and so with
-    the room's ``HandMemo`` kept from update to update."""
-    from shengji.core.display import HandMemo
+    hidden declarations (four-deck), kitties, friends and auctions included."""
     from shengji.core.views import public_view, view_for
     from shengji.server.table_view import game_views, level_names
 
@@ -156,9 +154,8 @@ def test_views_rendered_together_equal_each_seat_rendered_alone(name: str) -> No
     rng = random.Random(11)
     m = MatchState.new(rs, seed=11)
     seats: list[int | None] = [*range(rs.players), None]
-    memo = HandMemo()
     for step in range(400):
-        together = game_views(m, seats, memo)
+        together = game_views(m, seats)
         for seat in seats:
             deal = m.deal
             view = public_view(deal) if seat is None else view_for(deal, seat)

@@ -26,10 +26,8 @@ computes none of this; it renders it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import compress
 from typing import Literal, NamedTuple
 
 from shengji.core.actions import Action, Deal, Play
@@ -141,14 +139,10 @@ def shared_facts(state: DealState) -> SharedFacts:
 
 
 def table_facts(
-    state: DealState,
-    seat: int | None,
-    shared: SharedFacts | None = None,
-    memo: HandMemo | None = None,
+    state: DealState, seat: int | None, shared: SharedFacts | None = None
 ) -> TableFacts:
     """The display facts of ``state`` for ``seat`` (None: a spectator); ``shared``: this
-    state's ``shared_facts``, when several seats are rendered (computed here otherwise);
-    ``memo``: the table's ``HandMemo``, when it renders update after update.
+    state's ``shared_facts``, when several seats are rendered (computed here otherwise).
 
     >>> from shengji.core.ruleset import PRESETS
     >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=None)
@@ -171,7 +165,6 @@ def table_facts(
         seat,
         ctx,
         pub.played if same else played_by_suit(state, None, ctx, shared.played_counts),
-        memo,
     )
     return TableFacts(
         hand_groups=groups,
@@ -188,87 +181,33 @@ def table_facts(
     )
 
 
-Layout = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-"""A hand in display order, its ``hand_groups`` and its card count in each suit of
-``suit_kinds`` (zeros included)."""
-
-
-class HandMemo:
-    """The last ``Layout`` of each seat's hand at one table, reused while the seat's cards
-    and trump context stay the same: during play three seats of four hold the same cards
-    from one update to the next. Owned by the caller (a server room keeps one); no I/O.
-
-    >>> from shengji.core.ruleset import PRESETS
-    >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)
-    >>> memo = HandMemo()
-    >>> table_facts(s, 0, memo=memo) == table_facts(s, 0), 0 in memo.seats
-    (True, True)
-    """
-
-    __slots__ = ("seats",)
-
-    def __init__(self) -> None:
-        self.seats: dict[int, tuple[TrumpContext, tuple[int, ...], Layout]] = {}
-
-
-def _layout(ctx: TrumpContext, counts: Sequence[int], decks: int) -> Layout:
-    """The hand of card ``counts`` laid out in display order, suit by suit."""
-    hand: list[int] = []
-    groups: list[int] = []
-    per_suit: list[int] = []
-    for _, kinds in suit_kinds(ctx):
-        present = list(compress(kinds, map(counts.__getitem__, kinds)))
-        if decks == 1:
-            hand += present
-        else:
-            for k in present:
-                hand += (k,) * counts[k]
-        n = len(present) if decks == 1 else sum(map(counts.__getitem__, present))
-        if n:
-            groups.append(n)
-        per_suit.append(n)
-    return tuple(hand), tuple(groups), tuple(per_suit)
-
-
 def _seat_cards(
-    state: DealState,
-    seat: int,
-    ctx: TrumpContext,
-    public: tuple[PlayedSuit, ...],
-    memo: HandMemo | None = None,
+    state: DealState, seat: int, ctx: TrumpContext, public: tuple[PlayedSuit, ...]
 ) -> tuple[tuple[int, ...], tuple[int, ...], tuple[PlayedSuit, ...]]:
     """``seat``'s hand in display order, its ``hand_groups`` and its ``played_by_suit``, in
     one pass over the suits: ``public`` is the spectator's ``played_by_suit`` in ``ctx``,
     whose unseen counts less the seat's own cards of each suit (and of a kitty it buried)
     are the seat's. Equal to the three worked out apart (tests/core/test_display_played.py).
-    ``memo``: the table's ``HandMemo`` (the layout is reused while the cards are the same).
     """
     counts = state.hands[seat]
-    layout: Layout | None = None
-    key: tuple[int, ...] = ()
-    if memo is not None:
-        key = tuple(counts)
-        hit = memo.seats.get(seat)
-        if hit is not None and hit[0] is ctx and hit[1] == key:
-            layout = hit[2]
-    if layout is None:
-        layout = _layout(ctx, counts, state.ruleset.decks)
-        if memo is not None:
-            memo.seats[seat] = (ctx, key, layout)
-    hand, groups, per_suit = layout
+    kitty: tuple[int, ...] = ()
     knows_kitty = seat == state.kitty_holder and not state.kitty_kept
     if knows_kitty and state.phase in (Phase.CALLING, Phase.PLAYING, Phase.DONE):
-        kitty = [ctx.esuit[c] for c in state.kitty]
-        played = tuple(
-            PlayedSuit(pub.suit, pub.cards, pub.unseen - n - kitty.count(pub.suit))
-            for pub, n in zip(public, per_suit, strict=True)
-        )
-    else:
-        played = tuple(
-            PlayedSuit(pub.suit, pub.cards, pub.unseen - n)
-            for pub, n in zip(public, per_suit, strict=True)
-        )
-    return hand, groups, played
+        kitty = tuple(ctx.esuit[c] for c in state.kitty)
+    hand: list[int] = []
+    groups: list[int] = []
+    played: list[PlayedSuit] = []
+    for (suit, kinds), pub in zip(suit_kinds(ctx), public, strict=True):
+        before = len(hand)
+        for k in kinds:
+            n = counts[k]
+            if n:
+                hand.extend((k,) * n)
+        n = len(hand) - before
+        if n:
+            groups.append(n)
+        played.append(PlayedSuit(suit, pub.cards, pub.unseen - n - kitty.count(suit)))
+    return tuple(hand), tuple(groups), tuple(played)
 
 
 def fixed_teams(ruleset: Ruleset) -> tuple[int, ...]:

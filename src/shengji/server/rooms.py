@@ -28,7 +28,6 @@ from typing import Any
 
 import msgspec
 
-from shengji.core.display import HandMemo
 from shengji.core.ruleset import Ruleset
 from shengji.core.stakes import PLAIN, StakeRules
 from shengji.server import metrics, wire
@@ -131,8 +130,6 @@ class Room:
         self.table = Table.empty(config, spare_seed=new_match_seed())
         self.conns: dict[int, Conn] = {}
         self.replay = ReplayBuffer(settings.replay_bytes, settings.log_size)
-        self.hands = HandMemo()
-        """Each seat's hand as last laid out for an update (reused while unchanged)."""
         """Public sequenced messages kept for clients that resume (bounded in bytes)."""
         self.inbox: asyncio.Queue[Inbox] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
@@ -388,7 +385,7 @@ class Room:
     def _do(self, e: Effect) -> None:
         match e:
             case Send(to=to, msg=msg):
-                frames = encoded_for(msg, {seat for _, seat in to}, self.hands)  # per audience
+                frames = encoded_for(msg, {seat for _, seat in to})  # once per audience
                 if e.backlog and e.seq is not None:
                     self._keep(e.seq, msg, frames)
                 if isinstance(msg, UpdateEntry) and msg.made_at is not None and e.backlog:

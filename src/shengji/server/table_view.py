@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from shengji.core.actions import Action
 from shengji.core.cards import RANKS, cards_str, trump_str
-from shengji.core.display import HandMemo, shared_facts, table_facts
+from shengji.core.display import shared_facts, table_facts
 from shengji.core.match import MatchState, team_levels_of
 from shengji.core.state import DealState, Phase
 from shengji.core.views import public_view, view_for
@@ -41,13 +41,10 @@ def game_view(m: MatchState, seat: int | None) -> wire.GameView:
     )
 
 
-def game_views(
-    m: MatchState, seats: Iterable[int | None], memo: HandMemo | None = None
-) -> dict[int | None, wire.GameView]:
+def game_views(m: MatchState, seats: Iterable[int | None]) -> dict[int | None, wire.GameView]:
     """``game_view(m, seat)`` for each of ``seats``, the part every seat sees alike worked out
     and rendered once (``core.display.shared_facts``, ``wire.render_seat_view``): an update
     for four seats and the spectators costs one whole rendering and four small ones.
-    ``memo``: the room's ``HandMemo`` (a hand that did not change is not laid out again).
 
     >>> from shengji.core.ruleset import PRESETS
     >>> m = MatchState.new(PRESETS["classic"], seed=1, first_dealer=0)
@@ -69,7 +66,7 @@ def game_views(
         if seat is None:
             out[None] = public
         elif seat not in out:
-            facts = table_facts(deal, seat, shared, memo)
+            facts = table_facts(deal, seat, shared)
             out[seat] = wire.render_seat_view(public, view_for(deal, seat), facts, shared.public)
     return out
 

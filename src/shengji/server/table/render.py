@@ -23,7 +23,6 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from shengji.core.display import HandMemo
 from shengji.core.events import Event
 from shengji.core.match import MatchState
 from shengji.server import wire
@@ -64,13 +63,10 @@ class UpdateEntry:
         game = None if self.match is None else game_view(self.match, seat)
         return msgspec.structs.replace(self.base, events=self._events_for(seat), game=game)
 
-    def encode_for(
-        self, seats: Iterable[int | None], memo: HandMemo | None = None
-    ) -> dict[int | None, bytes]:
-        """The update encoded once for each distinct seat of ``seats`` (``memo``: the
-        room's ``HandMemo``)."""
+    def encode_for(self, seats: Iterable[int | None]) -> dict[int | None, bytes]:
+        """The update encoded once for each distinct seat of ``seats``."""
         wanted = list(dict.fromkeys(seats))
-        games = {} if self.match is None else game_views(self.match, wanted, memo)
+        games = {} if self.match is None else game_views(self.match, wanted)
         return {
             seat: wire.encode(
                 msgspec.structs.replace(
@@ -107,12 +103,10 @@ class _Same(dict[int | None, bytes]):
 
 
 def encoded_for(
-    msg: wire.ServerMsg | UpdateEntry,
-    seats: Iterable[int | None],
-    memo: HandMemo | None = None,
+    msg: wire.ServerMsg | UpdateEntry, seats: Iterable[int | None]
 ) -> Mapping[int | None, bytes]:
-    """A message's bytes for each audience (``seat``; None: spectators): an update per seat
-    (``memo``: the room's ``HandMemo``), any other message encoded once and shared."""
+    """A message's bytes for each audience (``seat``; None: spectators): an update per seat,
+    any other message encoded once and shared."""
     if isinstance(msg, UpdateEntry):
-        return msg.encode_for(seats, memo)
+        return msg.encode_for(seats)
     return _Same(wire.encode(msg))
