@@ -327,26 +327,28 @@ def _runs(kinds: tuple[int, ...], counts: tuple[int, ...] | list[int]) -> tuple[
     return tuple(out)
 
 
-_TRICK_COUNTS: dict[int, tuple[tuple[TrickRecord, ...], list[int]]] = {}
-"""``id(tricks)`` → (``tricks``, its card counts): the finished tricks of a deal stay the very
-same tuple until the next trick ends, so they are counted once, not at every update."""
-_TRICK_COUNTS_MAX = 4096
+_TRICK_COUNTS: dict[int, tuple[tuple[TrickRecord, ...], bytes]] = {}
+"""``id(tricks)`` → (``tricks``, its card counts as bytes): the finished tricks of a deal stay
+the very same tuple until the next trick ends, so they are counted once, not at every
+update. Bounded (the oldest go first), a few hundred bytes an entry."""
+_TRICK_COUNTS_MAX = 2048
 
 
-def _trick_counts(tricks: tuple[TrickRecord, ...]) -> list[int]:
-    """How many of each card kind ``tricks`` hold (not to be changed: it is kept)."""
+def _trick_counts(tricks: tuple[TrickRecord, ...]) -> bytes:
+    """How many of each card kind ``tricks`` hold, one byte a kind."""
     hit = _TRICK_COUNTS.get(id(tricks))
     if hit is not None and hit[0] is tricks:
         return hit[1]
-    out = [0] * 54
+    out = bytearray(54)
     for t in tricks:
         for _, cards in t.plays:
             for c in cards:
                 out[c] += 1
     if len(_TRICK_COUNTS) >= _TRICK_COUNTS_MAX:
         del _TRICK_COUNTS[next(iter(_TRICK_COUNTS))]  # the oldest
-    _TRICK_COUNTS[id(tricks)] = (tricks, out)
-    return out
+    counts = bytes(out)
+    _TRICK_COUNTS[id(tricks)] = (tricks, counts)
+    return counts
 
 
 _WON: dict[int, tuple[tuple[TrickRecord, ...], tuple[int, ...], tuple[int, ...]]] = {}
@@ -386,7 +388,7 @@ def played_counts(state: DealState) -> tuple[int, ...]:
     """
     if not state.trick:
         return tuple(_trick_counts(state.tricks))
-    out = _trick_counts(state.tricks).copy()
+    out = bytearray(_trick_counts(state.tricks))
     for _, cards in state.trick:
         for c in cards:
             out[c] += 1
