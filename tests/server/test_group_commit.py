@@ -111,3 +111,33 @@ def test_log_rows_waits_until_the_rows_are_committed(tmp_path: Path) -> None:
         await store.close()
 
     asyncio.run(go())
+
+
+def test_rooms_acting_faster_than_the_gap_share_commits_and_a_lone_action_waits_not(
+    tmp_path: Path,
+) -> None:
+    """``log_commit_gap_s``: while rows come faster than the gap, a commit takes what
+    gathered since the last one (a row waits at most about the gap); a row after a quiet
+    spell is committed at once."""
+
+    async def go() -> None:
+        store, ids = await _store(tmp_path, 10)
+        store.writer.gap_s = 0.5
+        loop = asyncio.get_running_loop()
+        await asyncio.sleep(0.6)  # quiet since the rooms were made
+        start = loop.time()
+        await (await _submit(store, ids[0], range(1, 2)))
+        assert loop.time() - start < 0.4  # alone after a quiet spell: committed at once
+        before = store.commits
+        futs = []
+        for i in range(10):  # ten rooms act within 0.2 s: faster than the gap
+            futs.append(await _submit(store, ids[i], range(10, 11)))
+            await asyncio.sleep(0.02)
+        start = loop.time()
+        await asyncio.gather(*futs)
+        assert store.commits - before <= store.writer.lanes + 1  # a first per lane, then together
+        assert loop.time() - start < 1.0
+        assert len(await _rows(store)) == 11
+        await store.close()
+
+    asyncio.run(go())

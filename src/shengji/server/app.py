@@ -105,6 +105,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         url = settings.resolved_database_url()
         store = Store(url)
+        store.writer.gap_s = settings.log_commit_gap_s
         own_lock = None if lock is not None and lock.held else DataDirLock.acquire(url)
         try:
             await store.start()

@@ -134,6 +134,11 @@ class GroupCommit:
         """A SQLite file's own writer thread (server/sqlite_log_writer.py): groups of
         unfenced rooms are committed there, in one hand-off; None: always SQLAlchemy."""
         self.commits = 0
+        self.gap_s = 0.0
+        """At least this long between the starts of two commits of one lane (the setting
+        ``log_commit_gap_s``): while rooms act faster than that, a commit carries several
+        actions' rows instead of one, each at most ``gap_s`` later; a lone action after a
+        quiet spell is committed at once."""
         self._pending: deque[LogBatch] = deque()
         self._ready = asyncio.Event()
         self._busy = 0
@@ -189,12 +194,18 @@ class GroupCommit:
 
     async def _lane(self) -> None:
         conn: AsyncConnection | None = None
+        loop = asyncio.get_running_loop()
+        started = -float("inf")  # the last commit's start
         try:
             while True:
                 if not self._pending:
                     self._ready.clear()
                     await self._ready.wait()
                     continue
+                wait = started + self.gap_s - loop.time()
+                if wait > 0:  # committed a moment ago: let more rows gather
+                    await asyncio.sleep(wait)
+                started = loop.time()
                 group = self._take()
                 self._busy += 1
                 try:

@@ -108,6 +108,10 @@ class Settings(BaseSettings):
     """Messages queued for one slow client before it is disconnected."""
     send_buffer_bytes: int = Field(default=262144, ge=16384)
     """Bytes queued for one slow client before it is disconnected (server/conn.py)."""
+    log_commit_gap_s: float = Field(default=0.004, ge=0, le=1)
+    """At least this long between two group commits of the action log (per writer lane):
+    under load a commit carries several actions instead of one, each broadcast at most this
+    much later (docs/deploy.md "The log writer"); 0: commit whenever the last one is done."""
     ws_compression: bool = False
     """permessage-deflate on WebSocket frames (docs/deploy.md "Compression": off by default,
     it costs more CPU per frame than it saves at the frame sizes a table sends; on for
