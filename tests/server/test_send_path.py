@@ -13,6 +13,7 @@ import random
 import tempfile
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -354,35 +355,13 @@ def test_frames_written_at_once_or_by_the_writer_arrive_once_and_in_order(
     assert c.pending_bytes == 0 and c.held is None
 
 
-def test_a_socket_that_takes_nothing_now_leaves_its_frames_to_the_bound() -> None:
-    """A client that stops reading: the socket's buffer fills and ``send_now`` refuses;
-    frames wait in the connection until the byte bound disconnects it, as without it."""
+@pytest.mark.parametrize("direct", [False, True], ids=["writer", "send-now-refused"])
+def test_a_slow_reader_is_disconnected_when_its_buffer_passes_the_byte_bound(
+    direct: bool,
+) -> None:
+    """A client that does not read: its frames wait until the byte bound disconnects it;
+    the same when our socket's ``send_now`` refuses (its buffer is full)."""
 
-    async def run() -> tuple[Conn, int]:
-        c = Conn(Player("slow", "slow"), max_messages=4096, max_bytes=16384, batch=True)
-        c.direct = lambda frame: False  # the transport paused writing
-        stuck = asyncio.Event()
-
-        class Stuck(_Socket):
-            async def send_text(self, data: str) -> None:
-                await stuck.wait()
-
-        writer = asyncio.create_task(_writer(Stuck([]), c))  # type: ignore[arg-type]
-        msg = b'{"t":"pong","v":2,"seq":1,"pad":"' + b"p" * 1000 + b'"}'
-        sent = 0
-        while c.open:
-            c.send(msg)
-            sent += 1
-            await asyncio.sleep(0)
-        stuck.set()
-        await asyncio.wait_for(writer, 5)
-        return c, sent
-
-    c, sent = asyncio.run(run())
-    assert not c.open and sent < 40 and not c.pending
-
-
-def test_a_slow_reader_is_disconnected_when_its_buffer_passes_the_byte_bound() -> None:
     class Stuck:
         """A socket whose client does not read: every send waits until released."""
 
@@ -403,6 +382,8 @@ def test_a_slow_reader_is_disconnected_when_its_buffer_passes_the_byte_bound() -
 
     async def run() -> tuple[Conn, Stuck, int]:
         c = Conn(Player("slow", "slow"), max_messages=4096, max_bytes=16384, batch=True)
+        if direct:
+            c.direct = lambda frame: False  # the transport paused writing
         ws = Stuck()
         writer = asyncio.create_task(_writer(ws, c))  # type: ignore[arg-type]
         msg = b'{"t":"pong","v":2,"seq":1,"pad":"' + b"p" * 1000 + b'"}'
