@@ -298,7 +298,8 @@ def attacker_goal(state: DealState) -> int | None:
 
 
 def hand_groups(ctx: TrumpContext, hand: tuple[int, ...]) -> tuple[int, ...]:
-    """The sizes of the runs of one effective suit in a hand in display order.
+    """The sizes of the runs of one effective suit in a hand in display order (the
+    definition: ``table_facts`` works them out in its one pass, tested against this).
 
     >>> from shengji.core.cards import parse_cards
     >>> from shengji.core.ruleset import PRESETS
@@ -327,42 +328,51 @@ def _runs(kinds: tuple[int, ...], counts: tuple[int, ...] | list[int]) -> tuple[
     return tuple(out)
 
 
-_TRICK_COUNTS: dict[int, tuple[tuple[TrickRecord, ...], bytes]] = {}
-"""``id(tricks)`` → (``tricks``, its card counts as bytes): the finished tricks of a deal stay
-the very same tuple until the next trick ends, so they are counted once, not at every
-update. Bounded (the oldest go first), a few hundred bytes an entry."""
-_TRICK_COUNTS_MAX = 2048
+class _Finished:
+    """What a deal's finished tricks hold, worked out once: they stay the very same tuple
+    until the next trick ends, so an update does not count them again."""
+
+    __slots__ = ("counts", "tricks", "won")
+
+    def __init__(self, tricks: tuple[TrickRecord, ...]) -> None:
+        self.tricks = tricks
+        out = bytearray(54)
+        for t in tricks:
+            for _, cards in t.plays:
+                for c in cards:
+                    out[c] += 1
+        self.counts = bytes(out)
+        """How many of each card kind they hold, one byte a kind."""
+        self.won: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+        """(the defenders, the point cards of the tricks the attackers won, sorted), for the
+        last side asked (a friend's reveal changes it); one tuple, swapped whole."""
 
 
-def _trick_counts(tricks: tuple[TrickRecord, ...]) -> bytes:
-    """How many of each card kind ``tricks`` hold, one byte a kind."""
-    hit = _TRICK_COUNTS.get(id(tricks))
-    if hit is not None and hit[0] is tricks:
-        return hit[1]
-    out = bytearray(54)
-    for t in tricks:
-        for _, cards in t.plays:
-            for c in cards:
-                out[c] += 1
-    if len(_TRICK_COUNTS) >= _TRICK_COUNTS_MAX:
-        del _TRICK_COUNTS[next(iter(_TRICK_COUNTS))]  # the oldest
-    counts = bytes(out)
-    _TRICK_COUNTS[id(tricks)] = (tricks, counts)
-    return counts
+_FINISHED: dict[int, _Finished] = {}
+"""``id(tricks)`` → its ``_Finished`` (which holds ``tricks``, so the id is not reused while
+kept). Bounded, the oldest going first: a few hundred bytes an entry."""
+_FINISHED_MAX = 2048
 
 
-_WON: dict[int, tuple[tuple[TrickRecord, ...], tuple[int, ...], tuple[int, ...]]] = {}
-"""``id(tricks)`` → (``tricks``, the defenders, the attackers' point cards in them)."""
+def _finished(tricks: tuple[TrickRecord, ...]) -> _Finished:
+    """The ``_Finished`` of ``tricks``, kept or worked out now."""
+    hit = _FINISHED.get(id(tricks))
+    if hit is not None and hit.tricks is tricks:
+        return hit
+    if len(_FINISHED) >= _FINISHED_MAX:
+        del _FINISHED[next(iter(_FINISHED))]  # the oldest
+    made = _FINISHED[id(tricks)] = _Finished(tricks)
+    return made
 
 
 def _attackers_point_cards(
     tricks: tuple[TrickRecord, ...], defenders: tuple[int, ...]
 ) -> tuple[int, ...]:
-    """The point cards of the tricks the attackers won, sorted; worked out once per trick
-    and side (kept like ``_trick_counts``)."""
-    hit = _WON.get(id(tricks))
-    if hit is not None and hit[0] is tricks and hit[1] == defenders:
-        return hit[2]
+    """The point cards of the tricks the attackers won, sorted (once per trick and side)."""
+    f = _finished(tricks)
+    kept = f.won
+    if kept is not None and kept[0] == defenders:
+        return kept[1]
     won = tuple(
         sorted(
             c
@@ -373,9 +383,7 @@ def _attackers_point_cards(
             if points(c)
         )
     )
-    if len(_WON) >= _TRICK_COUNTS_MAX:
-        del _WON[next(iter(_WON))]  # the oldest
-    _WON[id(tricks)] = (tricks, defenders, won)
+    f.won = (defenders, won)
     return won
 
 
@@ -386,9 +394,10 @@ def played_counts(state: DealState) -> tuple[int, ...]:
     >>> sum(played_counts(DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)))
     0
     """
+    counts = _finished(state.tricks).counts
     if not state.trick:
-        return tuple(_trick_counts(state.tricks))
-    out = bytearray(_trick_counts(state.tricks))
+        return tuple(counts)
+    out = bytearray(counts)
     for _, cards in state.trick:
         for c in cards:
             out[c] += 1
