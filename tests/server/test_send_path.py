@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from shengji.core.ruleset import PRESETS
 from shengji.server import wire
-from shengji.server.conn import FRAME_BYTES, Conn
+from shengji.server.conn import _FLUSHERS, FRAME_BYTES, Conn, Flusher
 from shengji.server.replay import ReplayBuffer
 from shengji.server.rooms import Room
 from shengji.server.settings import Settings
@@ -337,7 +337,7 @@ def test_frames_written_at_once_or_by_the_writer_arrive_once_and_in_order(
             return True
 
         c = Conn(Player("p", "p"), max_messages=10**6, max_bytes=10**9, batch=True)
-        c.direct = send_now
+        c.send_now_with(send_now)
         writer = asyncio.create_task(_writer(_Socket(out, drain), c))  # type: ignore[arg-type]
         sent = [json.dumps({"i": i, "pad": "z" * n}).encode() for i, n in enumerate(sizes)]
         for i, data in enumerate(sent):
@@ -353,6 +353,23 @@ def test_frames_written_at_once_or_by_the_writer_arrive_once_and_in_order(
     out, sent, c = asyncio.run(run())
     assert _messages(out) == [json.loads(b) for b in sent]
     assert c.pending_bytes == 0 and c.held is None
+
+
+def test_each_event_loop_has_its_own_flusher_and_it_goes_with_the_loop() -> None:
+    """Tests run servers on loops in several threads: a socket is only written from its
+    own loop's flusher, and a loop that is gone leaves no flusher (or gathered frames)
+    behind."""
+    import gc
+
+    first, second = asyncio.new_event_loop(), asyncio.new_event_loop()
+    assert Flusher.of(first) is Flusher.of(first)
+    assert Flusher.of(first) is not Flusher.of(second)
+    count = len(_FLUSHERS)
+    first.close()
+    del first
+    gc.collect()
+    assert len(_FLUSHERS) == count - 1
+    second.close()
 
 
 @pytest.mark.parametrize("direct", [False, True], ids=["writer", "send-now-refused"])
@@ -383,7 +400,7 @@ def test_a_slow_reader_is_disconnected_when_its_buffer_passes_the_byte_bound(
     async def run() -> tuple[Conn, Stuck, int]:
         c = Conn(Player("slow", "slow"), max_messages=4096, max_bytes=16384, batch=True)
         if direct:
-            c.direct = lambda frame: False  # the transport paused writing
+            c.send_now_with(lambda frame: False)  # the transport paused writing
         ws = Stuck()
         writer = asyncio.create_task(_writer(ws, c))  # type: ignore[arg-type]
         msg = b'{"t":"pong","v":2,"seq":1,"pad":"' + b"p" * 1000 + b'"}'

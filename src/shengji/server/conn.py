@@ -9,8 +9,8 @@ connection is put in before the writer runs again, so it leaves as one frame. Ot
 get one message per frame.
 
 On our own server (``ws_protocol.WebSocketProtocol``) the frames do not wait for the writer
-task: ``Flusher`` writes every connection's gathered frames straight to its socket at the
-end of the loop's turn (``direct``); only a frame the socket cannot take at once (its
+task: the loop's ``Flusher`` writes every connection's gathered frames straight to its socket
+at the end of the loop's turn (``direct``); only a frame the socket cannot take at once (its
 buffer is full) goes back to the writer task, which waits for the socket, and the writer
 keeps the connection until it has caught up, so frames never overtake each other.
 
@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+import weakref
 from collections import deque
 
 from shengji.server.storage import Player
@@ -45,16 +46,17 @@ FRAME_BYTES = 65536
 
 
 class Flusher:
-    """Writes every connection's gathered frames to its socket once per turn of the event
+    """Writes every connection's gathered frames to its socket once per turn of its event
     loop, in one callback (``Conn.flush``), instead of waking one writer task per
     connection per message: everything one command of a room said to a connection leaves
-    as one frame, as before.
+    as one frame, as before. One per event loop (``of``): a process may run several loops
+    (tests run servers in threads), and a socket is only written from its own.
 
     >>> from shengji.server.storage import Player
     >>> async def demo() -> list[bytes]:
     ...     out: list[bytes] = []
     ...     c = Conn(Player("p1", "ann"), batch=True)
-    ...     c.direct = lambda frame: out.append(frame) is None   # the socket takes all
+    ...     c.send_now_with(lambda frame: out.append(frame) is None)  # the socket takes all
     ...     c.send(b'{"a":1}'); c.send(b'{"b":2}')
     ...     await asyncio.sleep(0)
     ...     return out
@@ -65,8 +67,17 @@ class Flusher:
     def __init__(self) -> None:
         self.dirty: list[Conn] = []
 
+    @staticmethod
+    def of(loop: asyncio.AbstractEventLoop) -> Flusher:
+        """The flusher of ``loop`` (made on first use)."""
+        flusher = _FLUSHERS.get(loop)
+        if flusher is None:
+            flusher = _FLUSHERS[loop] = Flusher()  # holds no reference to its loop
+        return flusher
+
     def add(self, conn: Conn) -> None:
-        """Flush ``conn`` at this turn's end (the first one asks the loop to call back)."""
+        """Flush ``conn`` at this turn's end (the first one asks the loop to call back);
+        called on the flusher's own loop."""
         if not self.dirty:
             asyncio.get_running_loop().call_soon(self.run)
         self.dirty.append(conn)
@@ -78,8 +89,10 @@ class Flusher:
             conn.flush()
 
 
-FLUSHER = Flusher()
-"""The process's flusher (connections are only used on the event loop's thread)."""
+_FLUSHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Flusher] = (
+    weakref.WeakKeyDictionary()
+)
+"""Each event loop's ``Flusher`` (gone with its loop)."""
 
 
 class Conn:
@@ -118,8 +131,10 @@ class Conn:
         """The WebSocket close code its writer closes with."""
         self.direct: SendNow | None = None
         """Writes a frame to the socket at once, if the socket takes it now (the server's
-        ``send_now``, server/ws_protocol.py): gathered frames then leave by ``Flusher``,
-        not by the writer task. None: the writer sends everything."""
+        ``send_now``, server/ws_protocol.py): gathered frames then leave by ``flusher``,
+        not by the writer task. None: the writer sends everything (``send_now_with``)."""
+        self.flusher: Flusher | None = None
+        """The ``Flusher`` of the loop the socket belongs to (with ``direct``)."""
         self.slow = False
         """The writer task sends (a frame the socket did not take at once, or everything
         until it has caught up): ``Flusher`` leaves this connection to it."""
@@ -158,11 +173,11 @@ class Conn:
             return
         self.pending.append(data)
         self.pending_bytes += len(data)
-        if self.direct is None or self.slow:
+        if self.flusher is None or self.slow:
             self.ready.set()
         elif not self.dirty:
             self.dirty = True
-            FLUSHER.add(self)
+            self.flusher.add(self)
 
     def close(self, code: int = 1000) -> None:
         """Ask the socket's writer to close the connection (with ``code``) after what was
@@ -173,6 +188,12 @@ class Conn:
         self.closing = True
         self.close_code = code
         self.ready.set()
+
+    def send_now_with(self, direct: SendNow | None) -> None:
+        """Write frames through ``direct`` (None: through the writer task only), from the
+        running loop's ``Flusher``; called on the socket's loop, before the first send."""
+        self.direct = direct
+        self.flusher = None if direct is None else Flusher.of(asyncio.get_running_loop())
 
     def flush(self) -> None:
         """Write what has gathered straight to the socket (``direct``); whatever it does

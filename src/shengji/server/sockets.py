@@ -148,7 +148,7 @@ class _Socket:
     def connect(self, player: Player, batch: bool) -> Conn:
         s = self.settings
         conn = Conn(player, s.send_queue, s.send_buffer_bytes, batch)
-        conn.direct = send_now_of(self.ws.scope)  # our server: frames leave at once
+        conn.send_now_with(send_now_of(self.ws.scope))  # our server: frames leave at once
         self.writer = asyncio.create_task(write_socket(self.ws, conn))
         return conn
 
