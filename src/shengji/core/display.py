@@ -424,12 +424,11 @@ def played_by_suit(
     seat: int | None,
     ctx: TrumpContext,
     counts: tuple[int, ...] | None = None,
-    public: tuple[PlayedSuit, ...] | None = None,
 ) -> tuple[PlayedSuit, ...]:
     """The cards played so far per effective suit, and how many of each suit ``seat`` has not
     seen (a spectator: not played). Under the standing declaration before trump is fixed.
-    ``counts``: the state's ``played_counts``; ``public``: the spectator's answer in the
-    same context (its cards are reused), when known.
+    ``counts``: the state's ``played_counts``, when known. (``table_facts`` works a seat's
+    out in one pass from the spectator's; this is the definition it is tested against.)
 
     >>> from shengji.core.ruleset import PRESETS
     >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)
@@ -446,8 +445,8 @@ def played_by_suit(
         if knows_kitty and state.phase in (Phase.CALLING, Phase.PLAYING, Phase.DONE):
             kitty = tuple(ctx.esuit[c] for c in state.kitty)
     groups = []
-    for i, (suit, kinds) in enumerate(suit_kinds(ctx)):
-        cards = public[i].cards if public is not None else _runs(kinds, out)
+    for suit, kinds in suit_kinds(ctx):
+        cards = _runs(kinds, out)
         unseen = decks * len(kinds) - len(cards)
         if hand is not None:
             unseen -= sum(map(hand.__getitem__, kinds)) + kitty.count(suit)

@@ -21,7 +21,7 @@ for a server that sends many small messages to many sockets.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -37,10 +37,10 @@ SendNow = Callable[[bytes], bool]
 """Frame and write one UTF-8 text message now; False: not now (nothing was sent)."""
 
 
-def send_now_of(scope: dict[str, Any] | Any) -> SendNow | None:
-    """The socket's ``send_now`` if the server offers it (ours does; others, and test
-    clients, do not)."""
-    ext = (scope.get("extensions") or {}).get(SEND_NOW) if isinstance(scope, dict) else None
+def send_now_of(scope: Mapping[str, Any]) -> SendNow | None:
+    """The socket's ``send_now`` if the server offers it in the ASGI ``scope`` (ours does;
+    others, and test clients, do not)."""
+    ext = (scope.get("extensions") or {}).get(SEND_NOW)
     return None if ext is None else ext.get("send")
 
 
