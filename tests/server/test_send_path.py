@@ -355,6 +355,38 @@ def test_frames_written_at_once_or_by_the_writer_arrive_once_and_in_order(
     assert c.pending_bytes == 0 and c.held is None
 
 
+def test_a_socket_that_fails_leaves_its_frames_to_the_writer_and_others_go_on() -> None:
+    """A failing ``send_now`` stalls neither its connection nor the others flushed in the
+    same turn: its frames go through its writer task."""
+
+    async def run() -> tuple[list[bytes], list[bytes]]:
+        broken_out: list[bytes] = []
+        good_out: list[bytes] = []
+
+        def broken(frame: bytes) -> bool:
+            raise OSError("socket gone")
+
+        def good(frame: bytes) -> bool:
+            good_out.append(frame)
+            return True
+
+        a = Conn(Player("a", "a"), batch=True)
+        b = Conn(Player("b", "b"), batch=True)
+        a.send_now_with(broken)
+        b.send_now_with(good)
+        writer = asyncio.create_task(_writer(_Socket(broken_out), a))  # type: ignore[arg-type]
+        a.send(b'{"a":1}')
+        b.send(b'{"b":1}')
+        for _ in range(5):
+            await asyncio.sleep(0)
+        a.close()
+        await asyncio.wait_for(writer, 5)
+        return broken_out, good_out
+
+    broken_out, good_out = asyncio.run(run())
+    assert broken_out == [b'{"a":1}'] and good_out == [b'{"b":1}']
+
+
 def test_each_event_loop_has_its_own_flusher_and_it_goes_with_the_loop() -> None:
     """Tests run servers on loops in several threads: a socket is only written from its
     own loop's flusher, and a loop that is gone leaves no flusher (or gathered frames)

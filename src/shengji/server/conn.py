@@ -197,14 +197,21 @@ class Conn:
 
     def flush(self) -> None:
         """Write what has gathered straight to the socket (``direct``); whatever it does
-        not take now is left to the writer task, which waits until it can (``slow``)."""
+        not take now is left to the writer task, which waits until it can (``slow``), and
+        so is everything after ``direct`` failed (an error never stalls the connection)."""
         self.dirty = False
         direct = self.direct
         if direct is None or self.slow or self.closing:
             self.ready.set()
             return
         while (frame := self.next_frame()) is not None:
-            if not direct(frame):
+            try:
+                took = direct(frame)
+            except Exception:  # the socket failed: its writer task sends, or finds it gone
+                log.exception("writing to client %s failed", self.player.id)
+                self.direct = None
+                took = False
+            if not took:
                 self.held = frame
                 self.slow = True
                 self.ready.set()
