@@ -1,18 +1,23 @@
 """The server's WebSocket protocol (``server/ws_protocol.py``): a socket's reading is paused
 only once ``PAUSE_AT`` of its messages wait for the app (uvicorn pauses after every one),
-and nothing is lost or reordered either way."""
+and nothing is lost or reordered either way; its inbox and its memory once open."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import socket
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import uvicorn
 from uvicorn.server import ServerState
+from websockets.sync.client import connect
 
-from shengji.server.ws_protocol import PAUSE_AT, WebSocketProtocol
+from shengji.server.ws_protocol import PAUSE_AT, Inbox, WebSocketProtocol, send_now_of
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
 
 
@@ -89,3 +94,58 @@ def test_a_burst_from_a_live_client_is_answered_in_full_and_in_order(tmp_path: P
             assert [m["seq"] for m in pongs] == sorted(m["seq"] for m in pongs)
         finally:
             c.close()
+
+
+def test_the_inbox_hands_items_over_in_order_and_survives_a_cancelled_get() -> None:
+    async def run() -> None:
+        box: Inbox[str] = Inbox()
+        waiting = asyncio.ensure_future(box.get())
+        await asyncio.sleep(0)
+        waiting.cancel()  # a reader gives up while it waits: nothing is lost
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+        reader = asyncio.ensure_future(box.get())
+        await asyncio.sleep(0)
+        for item in ("hello", "play 7H", "play 7H 7H"):
+            box.put_nowait(item)
+        assert (await reader, box.qsize()) == ("hello", 2)
+        assert [await box.get(), await box.get()] == ["play 7H", "play 7H 7H"]
+        assert box.empty()
+
+    asyncio.run(run())
+
+
+def test_an_open_socket_keeps_no_handshake_headers() -> None:
+    """Once accepted, the request's and the response's headers are let go (uvicorn and the
+    parser keep both for the socket's life); the socket works on."""
+    seen: list[Any] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            return
+        await receive()  # websocket.connect
+        proto = send_now_of(scope).__self__  # type: ignore[union-attr]
+        seen.append(len(proto.request.headers))
+        await send({"type": "websocket.accept"})
+        seen.extend([len(proto.request.headers), len(proto.response.headers)])
+        msg = await receive()
+        await send({"type": "websocket.send", "text": "echo " + msg["text"]})
+        await send({"type": "websocket.close", "code": 1000})
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, ws=WebSocketProtocol, log_level="warning"))
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.01)
+        with connect(f"ws://127.0.0.1:{port}/ws/ABCD", additional_headers={"X-A": "1"}) as ws:
+            ws.send("play 7H")
+            assert ws.recv(timeout=10) == "echo play 7H"
+    finally:
+        server.should_exit = True
+        thread.join(15)
+        sock.close()
+    assert seen[0] > 3 and seen[1:] == [0, 0]

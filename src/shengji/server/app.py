@@ -38,6 +38,7 @@ from shengji.server.ready import ready_response
 from shengji.server.rooms import Room
 from shengji.server.router import Router
 from shengji.server.settings import Settings
+from shengji.server.socket_route import SocketEndpoint, SocketsFirst
 from shengji.server.sockets import serve_socket
 from shengji.server.storage import Player, Store
 from shengji.server.validate import OptionError, room_bots, room_ruleset
@@ -80,16 +81,22 @@ def _room_json(room: Room) -> Any:
 
 class App(FastAPI):
     """The server app: every HTTP response, errors included, gets the security headers
-    (server/headers.py), and request bodies are capped (server/bodylimit.py)."""
+    (server/headers.py), and request bodies are capped (server/bodylimit.py); a room's
+    WebSocket (``/ws/{code}``) goes straight to ``socket_endpoint`` (server/socket_route.py)."""
 
     def __init__(self, settings: Settings, **kw: Any) -> None:
         super().__init__(**kw)
         self.body_limit = settings.max_body_bytes
+        self.socket_endpoint: SocketEndpoint | None = None
 
     def build_middleware_stack(self) -> ASGIApp:
-        """FastAPI's stack inside the body cap, inside the headers (outermost)."""
+        """FastAPI's stack inside the body cap, inside the headers, beside the rooms'
+        sockets (outermost)."""
         inner = BodyLimit(super().build_middleware_stack(), self.body_limit)
-        return SecurityHeaders(inner, WEB_STATIC, ("/api/", "/healthz", "/readyz", "/metrics"))
+        app = SecurityHeaders(inner, WEB_STATIC, ("/api/", "/healthz", "/readyz", "/metrics"))
+        if self.socket_endpoint is None:
+            return app
+        return SocketsFirst(app, self.socket_endpoint)
 
 
 def _too_many(e: OverQuota) -> HTTPException:
@@ -366,12 +373,13 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
 
     install_history(app, store, lobby, optional_player, router)  # /api/games, replays
 
-    @app.websocket("/ws/{code}")
-    async def ws_room(ws: WebSocket, code: str) -> None:
+    async def ws_room(ws: WebSocket, code: str) -> None:  # /ws/{code}, server/socket_route.py
         with metrics.connection():
             await serve_socket(
                 ws, code, lobby(), store(), settings, app.state.auth_gate, router()
             )
+
+    app.socket_endpoint = ws_room
 
     if WEB_STATIC.is_dir():  # last: the routes above win
         app.mount("/", StaticFiles(directory=WEB_STATIC, html=True), name="web")

@@ -1,4 +1,4 @@
-"""The server's WebSocket protocol: uvicorn's ``websockets-sansio`` one, with two changes
+"""The server's WebSocket protocol: uvicorn's ``websockets-sansio`` one, with three changes
 for a server that sends many small messages to many sockets.
 
 - **Reading** is paused only once ``PAUSE_AT`` of a socket's messages wait for the app.
@@ -14,6 +14,11 @@ for a server that sends many small messages to many sockets.
   False (and sends nothing) while the socket cannot take it now: not open yet, closing, or
   its transport's buffer is full (asyncio paused writing). The app then sends through ASGI,
   which waits. ``conn.Flusher`` uses it for every connection's gathered frames.
+- **Less memory per socket** (a table holds five): the messages waiting for the app go in
+  an ``Inbox`` (one list and at most one future) instead of an ``asyncio.Queue`` (three
+  deques and an event, about 2 KiB), and the handshake's request and response headers are
+  let go once the socket is open (uvicorn and the ``websockets`` parser keep both for the
+  socket's life, about 3 KiB). ``bench/server_load.py`` reports RSS per table.
 
 ``serve`` passes ``WebSocketProtocol`` to uvicorn (``uvicorn.Config(ws=...)``);
 ``tests/server/test_ws_protocol.py`` checks it against a real uvicorn server.
@@ -21,9 +26,11 @@ for a server that sends many small messages to many sockets.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.exceptions import InvalidState
 
@@ -36,6 +43,54 @@ SEND_NOW = "shengji.send_now"
 SendNow = Callable[[bytes], bool]
 """Frame and write one UTF-8 text message now; False: not now (nothing was sent)."""
 
+T = TypeVar("T")
+
+
+class Inbox(Generic[T]):
+    """A first-in first-out queue for one reader: what uvicorn's protocol uses of
+    ``asyncio.Queue`` (``put_nowait``, ``get``, ``qsize``, ``empty``) in a list and at most
+    one future.
+
+    >>> async def demo() -> list[str]:
+    ...     box: Inbox[str] = Inbox()
+    ...     box.put_nowait("hello")
+    ...     later = asyncio.get_running_loop().call_soon(box.put_nowait, "play 7H")
+    ...     return [await box.get(), await box.get()]
+    >>> asyncio.run(demo())
+    ['hello', 'play 7H']
+    """
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[T] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: T) -> None:
+        """Add ``item`` and wake the reader."""
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def get(self) -> T:
+        """The oldest item, once there is one."""
+        while not self._items:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)  # a few at most: reading pauses at PAUSE_AT
+
+    def qsize(self) -> int:
+        """How many items wait."""
+        return len(self._items)
+
+    def empty(self) -> bool:
+        """Whether none waits."""
+        return not self._items
+
 
 def send_now_of(scope: Mapping[str, Any]) -> SendNow | None:
     """The socket's ``send_now`` if the server offers it in the ASGI ``scope`` (ours does;
@@ -46,7 +101,18 @@ def send_now_of(scope: Mapping[str, Any]) -> SendNow | None:
 
 class WebSocketProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol, pausing reading only when the app lags and
-    offering ``send_now``."""
+    offering ``send_now``, with a lighter inbox and no handshake headers kept."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]  # the subset of Queue used
+
+    async def send(self, message: ASGISendEvent) -> None:
+        """uvicorn's ``send``; once the socket is open, its handshake headers are let go."""
+        await super().send(message)
+        if message["type"] == "websocket.accept" and self.handshake_complete:
+            self.request.headers.clear()  # the parser's generator holds the request too
+            self.response.headers.clear()
 
     def send_receive_event_to_app(self) -> None:
         """Hand a whole message to the app; pause reading only when ``PAUSE_AT`` wait."""
