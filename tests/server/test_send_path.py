@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from shengji.core.ruleset import PRESETS
 from shengji.server import wire
 from shengji.server.conn import _FLUSHERS, FRAME_BYTES, Conn, Flusher
-from shengji.server.replay import ReplayBuffer
+from shengji.server.replay import Own, ReplayBuffer
 from shengji.server.rooms import Room
 from shengji.server.settings import Settings
 from shengji.server.sockets import write_socket as _writer
@@ -216,8 +216,8 @@ async def _dealt_card() -> None:
         assert not any(e["type"] == "card_dealt" for e in public["events"])
         # a round: one card to each seat, each seat resent its own card and nobody else's
         counted = [e["seat"] for e in public["events"] if e["type"] == "card_count_dealt"]
-        assert sorted(k.own) == sorted(counted)
-        for seat in k.own:
+        assert sorted(k.seats) == sorted(counted)
+        for seat in k.seats:
             mine = json.loads(k.for_seat(seat))
             cards = [e for e in mine["events"] if e["type"] == "card_dealt"]
             assert [e["seat"] for e in cards] == [seat]
@@ -249,6 +249,25 @@ def test_replay_buffer_keeps_the_newest_within_its_bounds(
     else:
         want = [b"x" * n for seq, n in enumerate(sizes, start=1) if seq > after]
         assert got == want  # every message after ``after``, none missing, in order
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=st.binary(max_size=80),
+    form=st.binary(max_size=80),
+    head=st.integers(0, 80),
+)
+def test_a_seats_form_is_kept_as_a_difference_that_gives_it_back_exactly(
+    data: bytes, form: bytes, head: int
+) -> None:
+    form = data[:head] + form + data[head:]  # mostly shares a start and an end with data
+    for theirs in (form, data, b""):
+        own = Own.of(1, data, theirs)
+        assert own.form(data) == theirs
+        assert own.head + own.tail + len(own.middle) == len(theirs)
+    buf = ReplayBuffer(10_000, 10)
+    buf.keep(1, data, {2: form})
+    assert buf.since(0, 2) == [form] and buf.since(0, 3) == [data]
 
 
 @settings(max_examples=200, deadline=None)

@@ -97,9 +97,10 @@ class Settings(BaseSettings):
 
     log_size: int = Field(default=1024, ge=16)
     """Messages kept per room for reconnecting clients (older: a snapshot instead)."""
-    replay_bytes: int = Field(default=65536, ge=1024)
+    replay_bytes: int = Field(default=49152, ge=1024)
     """Bytes those kept messages may take per room (server/replay.py): the oldest go first;
-    a client resuming from before what is left gets a snapshot."""
+    a client resuming from before what is left gets a snapshot. 48 KiB keeps about the last
+    hundred messages of a table (a deal's first 25 rounds of cards, or 100 plays)."""
     max_message_bytes: int = Field(default=4096, ge=256)
     rate_per_s: float = Field(default=20.0, gt=0)
     """Per-connection message rate (token bucket refill)."""
