@@ -1,16 +1,21 @@
 """Limits against hostile guests (docs/protocol.md, "Limits"): quotas on sign-ups and rooms
 answered 429 with ``Retry-After``, rooms nobody uses expire and free the room cap, request
 bodies are capped (413 before the body is read), names are checked, chat is capped in
-memory and in the database."""
+memory and in the database, one address holds a capped number of sockets."""
 
 from __future__ import annotations
 
+import json
 import socket
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room, sql
 
@@ -239,4 +244,49 @@ def test_chat_is_capped_in_memory_and_in_the_database(tmp_path: Path) -> None:
 
         _wait_for(lambda: len(stored()) <= 7)  # at most half the cap more than it keeps
         assert '"line 0"' not in " ".join(stored()) and '"line 11"' in stored()[-1]
+        c.close()
+
+
+# ------------------------------------------------------------------------ open sockets
+
+
+def _socket_from(base: str, code: str, address: str) -> Any:
+    return connect(
+        base.replace("http://", "ws://") + f"/ws/{code}",
+        additional_headers={"X-Forwarded-For": address},  # trusted from loopback
+        open_timeout=10,
+    )
+
+
+def test_one_address_holds_at_most_its_cap_of_sockets_and_gets_one_back_when_one_closes(
+    tmp_path: Path,
+) -> None:
+    with live_server(fast_settings(str(tmp_path), max_sockets_per_address=2)) as base:
+        p = new_player(base, "ann")
+        code = new_room(base, p["token"])["code"]
+        held = ExitStack()
+        first = held.enter_context(_socket_from(base, code, "198.51.100.7"))
+        held.enter_context(_socket_from(base, code, "198.51.100.7"))
+        with _socket_from(base, code, "198.51.100.7") as third:  # over the cap: told why
+            refused = json.loads(third.recv(timeout=10))
+            assert refused["t"] == "error" and refused["code"] == "too-many-sockets"
+            with pytest.raises(ConnectionClosed) as closed:
+                third.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        with _socket_from(base, code, "203.0.113.9") as other:  # another address: let in
+            other.send(json.dumps({"t": "hello", "v": 1, "token": p["token"]}))
+            assert json.loads(other.recv(timeout=10))["t"] == "welcome"
+        first.close()
+        deadline = time.monotonic() + 10
+        while True:  # the server counts the closed socket out once it sees it closed
+            with _socket_from(base, code, "198.51.100.7") as again:
+                again.send(json.dumps({"t": "hello", "v": 1, "token": p["token"]}))
+                got = json.loads(again.recv(timeout=10))
+            if got["t"] == "welcome" or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert got["t"] == "welcome"
+        held.close()
+        c = Client(base, code, p["token"])  # loopback itself is never counted
+        assert c.welcome["t"] == "welcome"
         c.close()

@@ -33,13 +33,13 @@ from shengji.server.lan import is_loopback, share_base
 from shengji.server.lease import LeaseKeeper
 from shengji.server.lobby import Lobby, LobbyError, LobbyFull, preset_catalog
 from shengji.server.names import BadName, clean_name
-from shengji.server.quotas import OverQuota, Quotas, address_key
+from shengji.server.quotas import OpenSockets, OverQuota, Quotas, address_key
 from shengji.server.ready import ready_response
 from shengji.server.rooms import Room
 from shengji.server.router import Router
 from shengji.server.settings import Settings
 from shengji.server.socket_route import SocketEndpoint, SocketsFirst
-from shengji.server.sockets import serve_socket
+from shengji.server.sockets import refuse, serve_socket
 from shengji.server.storage import Player, Store
 from shengji.server.validate import OptionError, room_bots, room_ruleset
 
@@ -373,11 +373,22 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
 
     install_history(app, store, lobby, optional_player, router)  # /api/games, replays
 
+    open_sockets = OpenSockets(settings.max_sockets_per_address)
+
     async def ws_room(ws: WebSocket, code: str) -> None:  # /ws/{code}, server/socket_route.py
-        with metrics.connection():
-            await serve_socket(
-                ws, code, lobby(), store(), settings, app.state.auth_gate, router()
-            )
+        host = ws.client.host if ws.client else None
+        key = None if host and is_loopback(host) else address_key(host)  # loopback: uncapped
+        if not open_sockets.enter(key):
+            why = f"too many connections from one address (at most {open_sockets.cap})"
+            await refuse(ws, "too-many-sockets", why, 4429)
+            return
+        try:
+            with metrics.connection():
+                await serve_socket(
+                    ws, code, lobby(), store(), settings, app.state.auth_gate, router()
+                )
+        finally:
+            open_sockets.leave(key)
 
     app.socket_endpoint = ws_room
 

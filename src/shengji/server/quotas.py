@@ -1,4 +1,5 @@
-"""Quotas on what guests may create: sign-ups per address, rooms per player and per address.
+"""Quotas on what guests may create: sign-ups per address, rooms per player and per address;
+and the open WebSockets one address may hold (``OpenSockets``).
 
 Each quota is one or more rates in the notation of the ``limits`` library
 (``"10/minute;100/hour"``), kept in memory with a moving window: a request is allowed when
@@ -108,3 +109,45 @@ class Quotas:
         """Count a room ``player`` created from ``address``."""
         self.rooms.hit(player)
         self.room_addresses.hit(address)
+
+
+class OpenSockets:
+    """Open WebSockets counted per address (``address_key``; None: one not counted), at
+    most ``cap`` each (0: no cap).
+
+    >>> sockets = OpenSockets(cap=2)
+    >>> [sockets.enter("10.0.0.7") for _ in range(3)]
+    [True, True, False]
+    >>> sockets.leave("10.0.0.7"); sockets.enter("10.0.0.7"), sockets.enter(None)
+    (True, True)
+    >>> sockets.count("10.0.0.7")
+    2
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self._open: dict[str, int] = {}
+
+    def enter(self, key: str | None) -> bool:
+        """Count one more socket from ``key``; False (nothing counted) when at the cap."""
+        if self.cap <= 0 or key is None:
+            return True
+        n = self._open.get(key, 0)
+        if n >= self.cap:
+            return False
+        self._open[key] = n + 1
+        return True
+
+    def leave(self, key: str | None) -> None:
+        """One socket from ``key`` closed (one that ``enter`` let in)."""
+        if self.cap <= 0 or key is None:
+            return
+        n = self._open.get(key, 0) - 1
+        if n > 0:
+            self._open[key] = n
+        else:
+            self._open.pop(key, None)
+
+    def count(self, key: str) -> int:
+        """How many sockets from ``key`` are counted open."""
+        return self._open.get(key, 0)

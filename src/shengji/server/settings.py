@@ -172,6 +172,10 @@ class Settings(BaseSettings):
     gc_oldest: int = Field(default=0, ge=0)
     """Collections of the middle generation that may start a full one (0: Python's own,
     10)."""
+    max_sockets_per_address: int = Field(default=256, ge=0)
+    """Open room WebSockets from one address (an IPv6 /64); more are refused
+    (``too-many-sockets``). Loopback is not counted (local play, a proxy on the same host
+    that does not forward addresses); 0: no cap."""
     max_spectators: int = Field(default=100, ge=0)
     """Connections per room without a seat; more are refused (``room-full``); a seated
     player and the owner always get in."""

@@ -57,6 +57,13 @@ async def _send_now(ws: WebSocket, msg: wire.ServerMsg) -> None:
         await ws.send_text(wire.encode(msg).decode())
 
 
+async def refuse(ws: WebSocket, code: str, message: str, close_code: int) -> None:
+    """Open ``ws`` only to say why it is refused (``error`` ``code``), then close it."""
+    await ws.accept()
+    await _send_now(ws, wire.Error(seq=0, code=code, message=message))
+    await ws.close(close_code)
+
+
 async def write_socket(ws: WebSocket, conn: Conn) -> None:
     """Send the connection's messages as they gather, several at once as one frame
     (``Conn.take_frame``); close the socket after the last once the room says so (also
