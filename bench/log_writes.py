@@ -52,18 +52,26 @@ def _start(jobs: Jobs, w: Write) -> None:
         jobs.spawn(jobs.write(w), "write")
 
 
+def _record(seq: int, state: dict[str, Any] | None) -> Record:
+    """Row ``seq`` of a room's log (``pos`` = ``seq``; older code had no ``pos``)."""
+    if "pos" in getattr(Record, "__dataclass_fields__", {}):
+        return Record(seq, seq, 1, "action", ACTION, state)
+    return Record(seq, 1, "action", ACTION, state)  # type: ignore[call-arg,arg-type]
+
+
 async def _room(store: Store, rid: int, actions: int, latencies: list[float]) -> None:
     inbox: asyncio.Queue[Command | Crash] = asyncio.Queue()
     jobs = Jobs(rid, f"room{rid}", store, None, 0.0, inbox.put_nowait)  # type: ignore[arg-type]
     loop = asyncio.get_running_loop()
     for seq in range(1, actions + 1):
         state = STATE if seq % 13 == 0 else None  # a deal's first card carries the state
-        rec = Record(seq, 1, "action", ACTION, state)
+        rec = _record(seq, state)
         began = loop.time()
         _start(jobs, Write(seq, LogRecords((rec,))))
         answer = await inbox.get()
         if not isinstance(answer, Written):
-            raise RuntimeError(f"room {rid}: {answer!r}")
+            why = answer.exc if isinstance(answer, Crash) else answer
+            raise RuntimeError(f"room {rid}: {why!r}")
         latencies.append(loop.time() - began)
 
 
