@@ -76,14 +76,7 @@ def _common_head(a: bytes, b: bytes) -> int:
 
 def _common_tail(a: bytes, b: bytes) -> int:
     """How many bytes ``a`` and ``b`` end with in common."""
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[len(a) - mid :] == b[len(b) - mid :]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
+    return _common_head(a[::-1], b[::-1])
 
 
 @dataclass(frozen=True, slots=True)
