@@ -20,7 +20,7 @@ Declarations follow hand strength (``declare``), burials keep trumps, points and
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from shengji.bots.bidder import choose_bid, choose_trump
 from shengji.bots.bury import choose_burial
@@ -156,9 +156,11 @@ class HeuristicBot:
         for t in tricks[start:]:
             m.add_trick(t.plays)
         self._mem, self._mem_tricks = m, tuple(tricks)
-        cur = m.copy()
         if view.trick:
+            cur = m.copy()
             cur.add_trick(view.trick)
+        else:  # a lead: nothing to add, and set_hand leaves what the tricks showed alone
+            cur = m
         kitty = view.kitty if view.kitty_holder == seat and view.kitty else ()
         cur.set_hand(view.hand_counts, kitty)
         return cur
@@ -190,6 +192,10 @@ class HeuristicBot:
     def _play(self, view: DealView, legal: LegalActions, ctx: TrumpContext) -> tuple[int, ...]:
         if view.trick:
             lead = analyse_lead(view.trick[0][1], ctx, view.ruleset)
+            if self._scored is None:
+                forced = _forced_follow(view.hand_counts, lead, ctx)
+                if forced is not None:
+                    return forced
             o = self._outlook(view, ctx, lead)
             return self._follow(view, legal, o, lead)
         o = self._outlook(view, ctx, None)
@@ -310,6 +316,30 @@ class HeuristicBot:
         if check_throw(throw, [mem.unseen], ctx, o.ruleset).valid:
             return throw
         return None
+
+
+def _forced_follow(hand: Sequence[int], lead: Lead, ctx: TrumpContext) -> tuple[int, ...] | None:
+    """The one follow ``_follow`` could choose, when the rules leave only one, else None:
+    the whole hand on the last trick, every card of the led suit when it has just as many,
+    or the only kind of the led suit for a single (nothing then needs scoring).
+
+    >>> from shengji.core.cards import cards_str, counts_of, parse_cards as p
+    >>> from shengji.core.order import context
+    >>> from shengji.core.ruleset import PRESETS
+    >>> ctx, rs = context(8, 1), PRESETS["classic"]
+    >>> lead = analyse_lead(tuple(p("S9 S9")), ctx, rs)
+    >>> cards_str(_forced_follow(counts_of(p("S3 S4 HA")), lead, ctx))
+    'S3 S4'
+    >>> _forced_follow(counts_of(p("S3 S4 S5 HA")), lead, ctx) is None
+    True
+    """
+    n = lead.size
+    if sum(hand) == n:
+        return tuple(sorted(k for k in range(54) for _ in range(hand[k])))
+    suited = cards_of(hand, ctx.suit_kinds[lead.suit])
+    if len(suited) == n or (n == 1 and suited and min(suited) == max(suited)):
+        return tuple(sorted(suited))[:n]
+    return None
 
 
 def _distinct_singles(units: list[tuple[int, ...]], o: Outlook) -> set[tuple[int, ...]]:

@@ -36,17 +36,18 @@ class Memory:
         self.seat = seat
         self.played = [0] * 54
         self.unseen = [decks] * 54
-        self.voids: list[set[int]] = [set() for _ in range(players)]
-        self.pairless: list[set[int]] = [set() for _ in range(players)]
+        self.voids: list[frozenset[int]] = [frozenset()] * players
+        self.pairless: list[frozenset[int]] = [frozenset()] * players
         self.tricks_seen = 0
         self._pc: dict[int, PosCounts] = {}
+        self._above: dict[int, list[int]] = {}
 
     def copy(self) -> Memory:
         """An independent copy (to add the trick on the table to)."""
         m = Memory(self.ctx, self.decks, self.players, self.seat)
         m.played = list(self.played)
-        m.voids = [set(v) for v in self.voids]
-        m.pairless = [set(v) for v in self.pairless]
+        m.voids = list(self.voids)  # frozensets: shared until a trick adds to one
+        m.pairless = list(self.pairless)
         m.tricks_seen = self.tricks_seen
         return m
 
@@ -57,6 +58,7 @@ class Memory:
         for c in kitty:
             self.unseen[c] -= 1
         self._pc.clear()
+        self._above.clear()
 
     def add_trick(self, plays: Plays) -> None:
         """Record the cards of a trick (finished or in progress) and what they reveal."""
@@ -72,10 +74,10 @@ class Memory:
                 continue
             k = sum([1 for c in cards if es[c] == s])
             if k < n:
-                self.voids[seat].add(s)
-                self.pairless[seat].add(s)
+                self.voids[seat] |= {s}
+                self.pairless[seat] |= {s}
             elif lead_pairs and _pairs([c for c in cards if es[c] == s], self.ctx) < lead_pairs:
-                self.pairless[seat].add(s)
+                self.pairless[seat] |= {s}
         self.tricks_seen += 1
 
     # ------------------------------------------------------------------ queries
@@ -91,6 +93,21 @@ class Memory:
         if pc is None:
             pc = self._pc[suit] = pos_counts_from_hand(self.unseen, suit, self.ctx)
         return pc
+
+    def unseen_above(self, suit: int) -> list[int]:
+        """Unseen cards of a suit at each position or above (one more entry, 0, at the end;
+        cached until the next trick)."""
+        got = self._above.get(suit)
+        if got is None:
+            pc = self.unseen_pc(suit)
+            got = [0] * (len(pc) + 1)
+            n = 0
+            for p in range(len(pc) - 1, -1, -1):
+                for e in pc[p]:
+                    n += e[1]
+                got[p] = n
+            self._above[suit] = got
+        return got
 
     def top_unseen(self, suit: int, width: int = 1, length: int = 1) -> int:
         """Top position of the highest unseen unit of this shape, or -1."""

@@ -34,7 +34,6 @@ class Odds:
         self._void: dict[tuple[int, int], float] = {}
         self._higher: dict[tuple[int, int, int, int, int], float] = {}
         self._pools: dict[int, int] = {}
-        self._suffix: dict[int, list[int]] = {}
 
     def _pool(self, seat: int, suit: int) -> int:
         """Cards that could hold the unseen cards of ``suit``: hands not void in it + kitty."""
@@ -48,20 +47,9 @@ class Odds:
             got = self._pools[suit] = max(got, 1)
         return got
 
-    def _above(self, suit: int) -> list[int]:
-        """Unseen cards of ``suit`` at each position or above (cached)."""
-        got = self._suffix.get(suit)
-        if got is None:
-            pc = self.mem.unseen_pc(suit)
-            got = [0] * (len(pc) + 1)
-            for p in range(len(pc) - 1, -1, -1):
-                got[p] = got[p + 1] + sum([e[1] for e in pc[p]])
-            self._suffix[suit] = got
-        return got
-
     def count_above(self, suit: int, top: int) -> int:
         """Unseen cards of ``suit`` ranked above position ``top``."""
-        return self._above(suit)[top + 1]
+        return self.mem.unseen_above(suit)[top + 1]
 
     def share(self, seat: int, suit: int) -> float:
         """Fraction of the unseen cards of ``suit`` a seat holds on average."""
@@ -109,7 +97,7 @@ class Odds:
         pc = m.unseen_pc(suit)
         if length == 1:
             if width == 1:
-                c = self._above(suit)[top + 1]
+                c = self.mem.unseen_above(suit)[top + 1]
                 return 1.0 - (1.0 - q) ** c if c else 0.0
             miss = 1.0
             qw = q**width

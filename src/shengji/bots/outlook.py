@@ -74,14 +74,8 @@ def card_values(mem: Memory, hand: Sequence[int]) -> list[float]:
         kinds = ctx.suit_kinds[s]
         if not any(hand[k] for k in kinds):
             continue
-        pc = mem.unseen_pc(s)
-        npos = len(pc)
-        above = [0] * (npos + 1)
-        for p in range(npos - 1, -1, -1):
-            n = above[p + 1]
-            for e in pc[p]:
-                n += e[1]
-            above[p] = n
+        above = mem.unseen_above(s)
+        npos = len(above) - 1
         for k in kinds:
             if not hand[k]:
                 continue
@@ -141,6 +135,13 @@ class Outlook:
                 f = self.ctx.face[k]
                 face_counts[f] = face_counts.get(f, 0) + hand[k]
         self.face_counts = face_counts
+        self.table_points = points_of([k for _, c in plays for k in c])
+        """Points already on the table (the plays before this seat's)."""
+        self.suit_held = [sum([hand[k] for k in kinds]) for kinds in self.ctx.suit_kinds]
+        """Cards of each effective suit in ``hand``."""
+        self._held: tuple[float, int] | None = None
+        """``side_wins`` of any follow that does not take the trick from ``plays`` (the
+        best play and the seats after this one are then the same, and so is the chance)."""
 
     def _keep_for_last(self) -> None:
         """Keep the top trumps for the last trick: near the end when the kitty is at stake
@@ -217,16 +218,24 @@ class Outlook:
         return p
 
     def side_wins(self, plays: Plays, lead: Lead) -> tuple[float, int]:
-        """``(chance the bot's side takes the trick, index of the best play so far)``."""
+        """``(chance the bot's side takes the trick, index of the best play so far)``;
+        ``plays``: the table's (``self.plays``) and then this seat's."""
         wi = 0 if len(plays) == 1 else trick_winner([c for _, c in plays], self.ctx, self.ruleset)
+        held = len(self.plays)
+        if wi < held and lead is self.lead and len(plays) == held + 1:
+            # a follow that does not take the trick: the same chance for every such follow
+            if self._held is None:
+                self._held = self._side_wins(plays, lead, wi)
+            return self._held
+        return self._side_wins(plays, lead, wi)
+
+    def _side_wins(self, plays: Plays, lead: Lead, wi: int) -> tuple[float, int]:
         wseat, best = plays[wi]
-        done = {s for s, _ in plays}
-        later = [s for s in self.later if s not in done]
         # Seats still to play, in order: an opponent may take the trick from the side, a
         # partner may take it back (less likely once an opponent has raised the bar).
         p = 1.0 if wseat in self.team else 0.0
         raised = False
-        for s in later:
+        for s in self.later:  # ``plays`` are the table's and this seat's: the rest play later
             b = self.beat(s, lead, best)
             if s in self.team:
                 p += (1.0 - p) * b * (RAISED if raised else 1.0)
@@ -253,16 +262,15 @@ class Outlook:
 
     def void_bonus(self, play: Sequence[int]) -> float:
         """Bonus for emptying off-suits while trumps remain in hand."""
-        ctx, hand = self.ctx, self.hand
-        if not any(hand[k] for k in ctx.suit_kinds[TRUMP]):
+        held = self.suit_held
+        if not held[TRUMP]:
             return 0.0
+        es = self.ctx.esuit
         bonus = 0.0
-        for s in {ctx.esuit[k] for k in play}:
+        for s in {es[k] for k in play}:
             if s == TRUMP:
                 continue
-            left = sum([hand[k] for k in ctx.suit_kinds[s]]) - sum(
-                [1 for k in play if ctx.esuit[k] == s]
-            )
+            left = held[s] - sum([1 for k in play if es[k] == s])
             if left == 0:
                 bonus += VOID_BONUS
         return bonus
@@ -285,8 +293,6 @@ class Outlook:
         """Worth of playing ``play`` now (as the lead or as a follow)."""
         plays = [*self.plays, (self.seat, play)]
         p, _wi = self.side_wins(plays, lead)
-        done = {s for s, _ in plays}
-        later = [s for s in self.later if s not in done]
-        stake = points_of([k for _, c in plays for k in c]) + self.later_points(len(play), later)
+        stake = self.table_points + points_of(play) + self.later_points(len(play), self.later)
         stake += self.last_trick_bonus(lead_cards)
         return (2 * p - 1) * stake + CONTROL * p - self.cost(play) + self.void_bonus(play)

@@ -113,8 +113,8 @@ def pos_counts(cards: Sequence[int], suit: int, ctx: TrumpContext) -> PosCounts:
 def pos_counts_from_hand(hand: Sequence[int], suit: int, ctx: TrumpContext) -> PosCounts:
     """Like ``pos_counts`` but from a 54-long count vector."""
     layers = ctx.pos_faces[suit]
-    out: PosCounts = [[] for _ in layers]
     if ctx.two_color:
+        out: PosCounts = [[] for _ in layers]
         face = ctx.face
         for p, layer in enumerate(layers):
             for f in layer:
@@ -122,12 +122,7 @@ def pos_counts_from_hand(hand: Sequence[int], suit: int, ctx: TrumpContext) -> P
                 if n:
                     out[p].append([f, n])
         return out
-    for p, layer in enumerate(layers):
-        for f in layer:
-            n = hand[f]
-            if n:
-                out[p].append([f, n])
-    return out
+    return [[[f, hand[f]] for f in layer if hand[f]] for layer in layers]
 
 
 def decompose_counts(pc: PosCounts, suit: int) -> list[Unit]:

@@ -1,0 +1,107 @@
+"""The heuristic's shortcuts choose what its full scoring chooses.
+
+Rollouts call the heuristic tens of times a deal, so it skips work whose answer is known: a
+follow the rules force is not scored, a lead reuses the finished tricks' memory without a
+copy, and every follow that does not take the trick shares one chance of the side winning
+it. These tests play seeded deals of every preset and check each shortcut against the long
+way round, decision by decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from shengji.bots.heuristic import HeuristicBot, _forced_follow
+from shengji.core.actions import Play
+from shengji.core.cards import cards_str, parse_cards
+from shengji.core.follow import analyse_lead
+from shengji.core.legal import LegalActions
+from shengji.core.match import MatchState
+from shengji.core.order import context
+from shengji.core.ruleset import PRESETS
+from shengji.core.state import Phase
+from shengji.core.views import DealView, view_for
+
+EVERY_PRESET = sorted(PRESETS)
+
+
+def plays(name: str, seed: int) -> Iterator[tuple[HeuristicBot, DealView, LegalActions]]:
+    """Every play decision of one seeded deal played by heuristic bots (the bot to act, its
+    view and legal actions), each taken before the bot acts."""
+    rs = PRESETS[name]
+    bots = [HeuristicBot(seed=k) for k in range(rs.players)]
+    m = MatchState.new(rs, seed, seed % rs.players)
+    while m.deal.phase is not Phase.DONE and not m.history:
+        seat = m.to_act
+        assert seat is not None
+        legal = m.legal_actions(seat)
+        if seat < 0:
+            m, _ = m.apply_in_place(next(iter(legal)))
+            continue
+        view = view_for(m.deal, seat)
+        if view.phase is Phase.PLAYING:
+            yield bots[seat], view, legal
+        action = bots[seat].choose(view, legal)
+        assert action is not None
+        m, _ = m.apply_in_place(action)
+
+
+@settings(max_examples=len(EVERY_PRESET), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(EVERY_PRESET), seed=st.integers(0, 10**6))
+def test_the_shortcuts_choose_what_full_scoring_chooses(name: str, seed: int) -> None:
+    """The playing bot (forced follows unscored, its memory kept between decisions, leads
+    without a copy) plays what a fresh bot scoring every candidate plays."""
+    forced = 0
+    for bot, view, legal in plays(name, seed):
+        full = HeuristicBot(seed=0).shortlist(view, legal, 1)[0]  # scores every candidate
+        assert bot.choose(view, legal) == full
+        if view.trick and view.ctx is not None:
+            lead = analyse_lead(view.trick[0][1], view.ctx, view.ruleset)
+            forced += _forced_follow(view.hand_counts, lead, view.ctx) is not None
+    assert forced > 0  # a deal always ends with forced follows: the shortcut was taken
+
+
+@settings(max_examples=len(EVERY_PRESET), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(EVERY_PRESET), seed=st.integers(0, 10**6))
+def test_follows_share_the_chance_only_when_they_do_not_take_the_trick(
+    name: str, seed: int
+) -> None:
+    """Each legal follow scores the same on one outlook (the shared chance kept) as on a
+    fresh outlook of its own."""
+    for bot, view, legal in plays(name, seed):
+        if not view.trick or view.ctx is None:
+            continue
+        lead = analyse_lead(view.trick[0][1], view.ctx, view.ruleset)
+        shared = bot._outlook(view, view.ctx, lead)
+        for i, action in enumerate(legal):
+            if i >= 12:
+                break
+            assert isinstance(action, Play)
+            alone = HeuristicBot(seed=0)._outlook(view, view.ctx, lead)
+            assert shared.score(action.cards, lead, lead.cards) == alone.score(
+                action.cards, lead, lead.cards
+            )
+
+
+def test_forced_follows() -> None:
+    """The whole hand on the last trick; every card of the suit when it has just as many;
+    the only kind of the suit for a single; otherwise nothing is forced."""
+    ctx, rs = context(8, 1), PRESETS["classic"]
+
+    def forced(lead: str, hand: str) -> str | None:
+        counts = [0] * 54
+        for c in parse_cards(hand):
+            counts[c] += 1
+        got = _forced_follow(counts, analyse_lead(tuple(parse_cards(lead)), ctx, rs), ctx)
+        return None if got is None else cards_str(got)
+
+    assert forced("S9 S9", "S3 HA") == "S3 HA"  # the last trick: the whole hand
+    assert forced("S9 S9", "S3 S4 HA") == "S3 S4"  # both spades
+    assert forced("S9", "S3 S3 HA D4") == "S3"  # one kind of spade
+    assert forced("S9", "S3 S4 HA") is None  # two spades to choose from
+    assert forced("S9", "HA D4") is None  # void: a discard or a ruff to choose
