@@ -202,10 +202,18 @@ class HeuristicBot:
         return self._lead(view, o)
 
     def _best(self, o: Outlook, cands: Iterable[tuple[int, ...]], lead_of: Lead | None,
-              extra: dict[tuple[int, ...], float] | None = None) -> tuple[int, ...]:
+              extra: dict[tuple[int, ...], float] | None = None,
+              leads: dict[tuple[int, ...], Lead] | None = None) -> tuple[int, ...]:
+        """The best-scoring of ``cands`` (the first of equals), as follows of ``lead_of`` or,
+        when it is None, as leads (``leads``: those already analysed)."""
         best: tuple[float, tuple[int, ...]] | None = None
         for c in cands:
-            lead = lead_of if lead_of is not None else analyse_lead(c, o.ctx, o.ruleset)
+            if lead_of is not None:
+                lead = lead_of
+            elif leads is not None and c in leads:
+                lead = leads[c]
+            else:
+                lead = analyse_lead(c, o.ctx, o.ruleset)
             lead_cards = c if lead_of is None else lead_of.cards
             sc = o.score(c, lead, lead_cards)
             if extra:
@@ -280,9 +288,11 @@ class HeuristicBot:
         ) else None
         if reveal is not None:
             cands.add((reveal,))
+        leads: dict[tuple[int, ...], Lead] = {}
         for c in cands:
             s = ctx.esuit[c[0]]
-            units = analyse_lead(c, ctx, rs).units
+            lead = leads[c] = analyse_lead(c, ctx, rs)
+            units = lead.units
             boss = all(mem.top_unseen(s, u.width, u.length) <= u.top for u in units)
             bonus = 0.0
             if boss:
@@ -295,14 +305,14 @@ class HeuristicBot:
             if reveal is not None and reveal in c:
                 bonus += FRIEND_REVEAL
             extra[c] = bonus
-        return self._best(o, sorted(cands), None, extra)
+        return self._best(o, sorted(cands), None, extra, leads)
 
     def _safe_throw(self, o: Outlook, s: int) -> tuple[int, ...] | None:
         """All boss units of suit ``s`` at once, if that throw cannot fail (2+ units)."""
         ctx, hand, mem = o.ctx, o.hand, o.mem
+        if o.suit_held[s] < 2:
+            return None  # no two units
         pc = pos_counts_from_hand(hand, s, ctx)
-        if not any(pc):
-            return None
         units = [
             u for u in decompose_counts(pc, s) if mem.top_unseen(s, u.width, u.length) <= u.top
         ]

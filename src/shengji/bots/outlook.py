@@ -66,13 +66,16 @@ def unseen_points(unseen: Sequence[int]) -> int:
     return sum([points(k) * unseen[k] for k in POINT_KINDS])
 
 
-def card_values(mem: Memory, hand: Sequence[int]) -> list[float]:
-    """Future worth of each card kind in ``hand``: trumps by rank, boss cards high."""
+def card_values(
+    mem: Memory, hand: Sequence[int], held: Sequence[int] | None = None
+) -> list[float]:
+    """Future worth of each card kind in ``hand``: trumps by rank, boss cards high
+    (``held``: the hand's cards per effective suit, when known)."""
     ctx = mem.ctx
     vals = [0.0] * 54
     for s in range(5):
         kinds = ctx.suit_kinds[s]
-        if not any(hand[k] for k in kinds):
+        if not (any([hand[k] for k in kinds]) if held is None else held[s]):
             continue
         above = mem.unseen_above(s)
         npos = len(above) - 1
@@ -119,7 +122,9 @@ class Outlook:
             for i in range(1, players)
             if (seat + i) % players not in done
         ]
-        self.vals = card_values(mem, hand)
+        self.suit_held = [sum([hand[k] for k in kinds]) for kinds in self.ctx.suit_kinds]
+        """Cards of each effective suit in ``hand``."""
+        self.vals = card_values(mem, hand, self.suit_held)
         self.kept = [0.0] * 54
         """The part of ``vals`` that is worth keeping for the last trick."""
         unseen_n = sum(mem.unseen)
@@ -137,8 +142,6 @@ class Outlook:
         self.face_counts = face_counts
         self.table_points = points_of([k for _, c in plays for k in c])
         """Points already on the table (the plays before this seat's)."""
-        self.suit_held = [sum([hand[k] for k in kinds]) for kinds in self.ctx.suit_kinds]
-        """Cards of each effective suit in ``hand``."""
         self._held: tuple[float, int] | None = None
         """``side_wins`` of any follow that does not take the trick from ``plays`` (the
         best play and the seats after this one are then the same, and so is the chance)."""
@@ -235,11 +238,16 @@ class Outlook:
         # partner may take it back (less likely once an opponent has raised the bar).
         p = 1.0 if wseat in self.team else 0.0
         raised = False
+        team = self.team
         for s in self.later:  # ``plays`` are the table's and this seat's: the rest play later
-            b = self.beat(s, lead, best)
-            if s in self.team:
-                p += (1.0 - p) * b * (RAISED if raised else 1.0)
+            if s in team:
+                if p == 1.0:
+                    continue  # the side holds the trick for sure: whatever a partner can
+                p += (1.0 - p) * self.beat(s, lead, best) * (RAISED if raised else 1.0)
             else:
+                if p == 0.0 and raised:
+                    continue  # lost for now, and the bar is already raised
+                b = self.beat(s, lead, best)
                 p *= 1.0 - b
                 raised = raised or b > 0.05
         return p, wi
