@@ -183,6 +183,16 @@ class Outlook:
         """Chance that ``seat`` (still to play) can beat ``best``, the best play so far."""
         odds, ctx = self.odds, self.ctx
         s = lead.suit
+        if len(best) == 1 and len(lead.cards) == 1:  # a single led (most tricks): as below
+            top = ctx.pos[best[0]]
+            if ctx.esuit[best[0]] == s:
+                p = odds.higher(seat, s, 1, 1, top)  # no wider unit has one card
+                if s != TRUMP:
+                    v = odds.void(seat, s)
+                    if v:
+                        p += v * odds.has_shapes(seat, lead.units)
+                return min(1.0, p)
+            return odds.void(seat, s) * odds.higher(seat, TRUMP, 1, 1, top)
         best_suit = suit_of_play(best, ctx)
         if lead.is_throw:
             if s == TRUMP:
