@@ -94,11 +94,11 @@ class Odds:
         q = self.share(seat, suit)
         if q <= 0.0:
             return 0.0
+        if length == 1 and width == 1:
+            c = m.unseen_above(suit)[top + 1]
+            return 1.0 - (1.0 - q) ** c if c else 0.0
         pc = m.unseen_pc(suit)
         if length == 1:
-            if width == 1:
-                c = self.mem.unseen_above(suit)[top + 1]
-                return 1.0 - (1.0 - q) ** c if c else 0.0
             miss = 1.0
             qw = q**width
             for p in range(top + 1, len(pc)):

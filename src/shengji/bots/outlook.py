@@ -135,10 +135,10 @@ class Outlook:
         self.side_points = side_points
         self._keep_for_last()
         face_counts: dict[int, int] = {}
-        for k in range(54):
-            if hand[k]:
-                f = self.ctx.face[k]
-                face_counts[f] = face_counts.get(f, 0) + hand[k]
+        face = self.ctx.face
+        for k in [k for k in range(54) if hand[k]]:
+            f = face[k]
+            face_counts[f] = face_counts.get(f, 0) + hand[k]
         self.face_counts = face_counts
         self.table_points = points_of([k for _, c in plays for k in c])
         """Points already on the table (the plays before this seat's)."""
@@ -267,6 +267,9 @@ class Outlook:
     def cost(self, play: Sequence[int]) -> float:
         """Future worth of the cards of ``play`` (pairs broken count extra)."""
         vals, ctx = self.vals, self.ctx
+        if len(play) == 1:  # a single (most plays): as below
+            k = play[0]
+            return vals[k] + PAIR_BREAK if self.face_counts.get(ctx.face[k], 0) == 2 else vals[k]
         c = sum([vals[k] for k in play])
         used: dict[int, int] = {}
         for k in play:
@@ -284,6 +287,9 @@ class Outlook:
         if not held[TRUMP]:
             return 0.0
         es = self.ctx.esuit
+        if len(play) == 1:  # a single (most plays): as below
+            s = es[play[0]]
+            return VOID_BONUS if s != TRUMP and held[s] == 1 else 0.0
         bonus = 0.0
         for s in {es[k] for k in play}:
             if s == TRUMP:
