@@ -276,7 +276,7 @@ class HeuristicBot:
                 throw = self._safe_throw(o, s)
                 if throw is not None:
                     cands.add(throw)
-        my_trumps = sum(hand[k] for k in ctx.suit_kinds[TRUMP])
+        my_trumps = o.suit_held[TRUMP]
         out = mem.trumps_out()
         opps = [p for p in range(rs.players) if p not in o.team]
         opp_trumps = any(TRUMP not in mem.voids[p] for p in opps) and out > 0
@@ -297,7 +297,7 @@ class HeuristicBot:
             bonus = 0.0
             if boss:
                 share = BOSS_TRUMP_LEAD_COST if s == TRUMP else BOSS_LEAD_COST
-                bonus += (1.0 - share) * sum(o.vals[k] - o.kept[k] for k in c)
+                bonus += (1.0 - share) * sum([o.vals[k] - o.kept[k] for k in c])
             else:
                 bonus -= LEAD_POINT_RISK * points_of(c)
             if s == TRUMP and long_trump:
