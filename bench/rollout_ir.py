@@ -18,18 +18,16 @@ Needs valgrind (Debian: ``apt-get install valgrind``); about 20 s per tree.
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import re
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
+if not __package__:  # run as a script: make ``bench`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.valgrind_ir import compare_and_save, instructions, need_valgrind
+
 HERE = Path(__file__).resolve().parent
-IREFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 WORK = """
 import random, sys
 from bench.rollouts import positions
@@ -52,20 +50,11 @@ print(len(worlds), plays)
 
 def count(tree: Path, args: argparse.Namespace, play: bool) -> tuple[int, int, int]:
     """``(instructions, rollouts, cards played)`` of one run on ``tree``."""
-    with tempfile.TemporaryDirectory(prefix="rollout_ir_") as tmp:
-        env = dict(os.environ, PYTHONPATH=f"{tree / 'src'}:{tree}", PYTHONHASHSEED="0")
-        cmd = [
-            "valgrind", "--tool=cachegrind", "--cache-sim=no",
-            f"--cachegrind-out-file={Path(tmp) / 'cg.out'}",
-            sys.executable, "-c", WORK,
-            str(args.positions), str(args.per), str(args.trick), str(int(play)),
-        ]
-        done = subprocess.run(cmd, env=env, cwd=tree, capture_output=True, text=True, check=True)
-        m = IREFS.search(done.stderr)
-        if m is None:
-            raise RuntimeError(f"valgrind printed no instruction count:\n{done.stderr[-2000:]}")
-        rollouts, cards = (int(x) for x in done.stdout.split())
-        return int(m.group(1).replace(",", "")), rollouts, cards
+    ir, printed = instructions(
+        tree, ["-c", WORK, str(args.positions), str(args.per), str(args.trick), str(int(play))]
+    )
+    rollouts, cards = (int(x) for x in printed.split())
+    return ir, rollouts, cards
 
 
 def measure(label: str, tree: Path, args: argparse.Namespace) -> dict[str, Any]:
@@ -102,19 +91,10 @@ def main() -> None:
     ap.add_argument("--trick", type=int, default=6)
     ap.add_argument("--out", default="bench/results/rollout_ir.json")
     args = ap.parse_args()
-    if shutil.which("valgrind") is None:
-        sys.exit("rollout_ir: valgrind is not installed (Debian: apt-get install valgrind)")
+    need_valgrind("rollout_ir")
     trees = [t.split("=", 1) for t in args.tree] or [["this", str(HERE.parent)]]
     rows = [measure(label, Path(path).resolve(), args) for label, path in trees]
-    if len(rows) > 1:
-        base = rows[0]["instructions_per_rollout"]
-        for r in rows[1:]:
-            change = r["instructions_per_rollout"] / base - 1
-            print(f"{r['label']} vs {rows[0]['label']}: {change:+.1%} instructions per rollout")
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"rows": rows}, indent=2) + "\n")
-    print(f"saved {out}")
+    compare_and_save(rows, "instructions_per_rollout", "instructions per rollout", Path(args.out))
 
 
 if __name__ == "__main__":

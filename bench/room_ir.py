@@ -18,36 +18,29 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+if not __package__:  # run as a script: make ``bench`` importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.valgrind_ir import compare_and_save, instructions, need_valgrind
+
 HERE = Path(__file__).resolve().parent
-IREFS = re.compile(r"I\s+refs:\s+([\d,]+)")
 
 
 def count(tree: Path, deals: int) -> tuple[int, dict[str, Any]]:
     """Instructions of one ``send_path`` run on ``tree`` and that run's figures."""
     with tempfile.TemporaryDirectory(prefix="room_ir_") as tmp:
         out = Path(tmp) / "r.json"
-        env = dict(os.environ, PYTHONPATH=f"{tree / 'src'}:{tree}", PYTHONHASHSEED="0")
-        cmd = [
-            "valgrind", "--tool=cachegrind", "--cache-sim=no",
-            f"--cachegrind-out-file={Path(tmp) / 'cg.out'}",
-            sys.executable, str(HERE / "send_path.py"), "--deals", str(deals),
-            "--repeat", "1", "--deflate", "off", "--no-sizes", "--label", "ir", "--out", str(out),
-        ]
-        done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-        m = IREFS.search(done.stderr)
-        if m is None:
-            raise RuntimeError(f"valgrind printed no instruction count:\n{done.stderr[-2000:]}")
+        ir, _ = instructions(tree, [
+            str(HERE / "send_path.py"), "--deals", str(deals), "--repeat", "1",
+            "--deflate", "off", "--no-sizes", "--label", "ir", "--out", str(out),
+        ])
         run = json.loads(out.read_text())["ir"]["results"][0]
-        return int(m.group(1).replace(",", "")), run
+        return ir, run
 
 
 def measure(label: str, tree: Path) -> dict[str, Any]:
@@ -82,19 +75,10 @@ def main() -> None:
     )
     ap.add_argument("--out", default="bench/results/room_ir.json")
     args = ap.parse_args()
-    if shutil.which("valgrind") is None:
-        sys.exit("room_ir: valgrind is not installed (Debian: apt-get install valgrind)")
+    need_valgrind("room_ir")
     trees = [s.split("=", 1) for s in args.server] or [["this", str(HERE.parent)]]
     rows = [measure(label, Path(path).resolve()) for label, path in trees]
-    if len(rows) > 1:
-        base = rows[0]["instructions_per_action"]
-        for r in rows[1:]:
-            change = r["instructions_per_action"] / base - 1
-            print(f"{r['label']} vs {rows[0]['label']}: {change:+.1%} instructions per action")
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"rows": rows}, indent=2) + "\n")
-    print(f"saved {out}")
+    compare_and_save(rows, "instructions_per_action", "instructions per action", Path(args.out))
 
 
 if __name__ == "__main__":
