@@ -105,7 +105,8 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     name, _, spec = text.partition("=")
     keys = {"ms": ("think_ms", float), "w": ("samples", int), "margin": ("margin", float),
             "conf": ("confidence", float), "cands": ("max_candidates", int),
-            "minw": ("min_worlds", int), "rollout": ("rollout", str), "draws": ("draws", int)}
+            "minw": ("min_worlds", int), "rollout": ("rollout", str), "draws": ("draws", int),
+            "tells": ("tells", lambda v: v == "1")}
     kwargs: dict[str, Any] = {}
     for part in filter(None, spec.split(",")):
         key, _, value = part.partition(":")

@@ -5,8 +5,9 @@ seat to act samples worlds from its view. A world's accuracy is the share of the
 cards (other hands and, for a seat that did not bury, the kitty) it places where they really
 are. ``draws`` is ``SearchBot(draws=k)``'s filter: of ``k`` draws, the world whose other seats'
 plays the heuristic explains best (``plausible.misses``); ``plain`` is one draw without the
-follows' structure evidence (voids and pinned cards only, as before it). Times are CPU ms
-per world kept.
+follows' structure evidence (voids and pinned cards only, as before it); a ``d`` after the
+number (``1t``, ``4t``) weighs in the soft evidence of how the other seats followed
+(``sampler.tells``). Times are CPU ms per world kept.
 
     .venv/bin/python bench/worlds.py --positions 60 --worlds 6 --draws plain,1,4,8,16
 """
@@ -55,14 +56,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{'draws':>5} {'accuracy':>9} {'early':>7} {'late':>7} {'ms/world':>9}")
     for name in args.draws.split(","):
         plain = name == "plain"  # no evidence from the follows' structure either
-        k = 1 if plain else int(name)
+        with_tells = name.endswith("t")  # "1t", "4t": the follows' tells too
+        k = 1 if plain else int(name.rstrip("t"))
         acc: list[float] = []
         early: list[float] = []
         late: list[float] = []
         cpu = 0.0
         for i, p in enumerate(where):
             assert p.view.seat is not None
-            bot = SearchBot(seed=f"w.{i}", draws=k)
+            bot = SearchBot(seed=f"w.{i}", draws=k, tells=with_tells)
             bot.rng = random.Random(i)
             for _ in range(args.worlds):
                 t0 = time.thread_time()

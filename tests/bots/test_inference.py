@@ -16,7 +16,8 @@ from shengji.bots.driver import play_match
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import misses
 from shengji.bots.random import RandomBot
-from shengji.bots.sampler import follows_hold, sample_hidden, structured_follows
+from shengji.bots import sampler
+from shengji.bots.sampler import follows_hold, sample_hidden, structured_follows, tells
 from shengji.bots.search import SearchBot
 from shengji.core.actions import Play
 from shengji.core.determinize import start_of_play, state_from_view
@@ -130,8 +131,8 @@ def test_the_true_deal_explains_every_heuristic_play() -> None:
         assert max(drawn) > 0
 
 
-@pytest.mark.parametrize("draws", [1, 3])
-def test_the_search_with_inference_decides_from_the_view_only(draws: int) -> None:
+@pytest.mark.parametrize(("draws", "tells"), [(1, False), (3, False), (1, True)])
+def test_the_search_with_inference_decides_from_the_view_only(draws: int, tells: bool) -> None:
     """The view-swap check where the new evidence is in play (``draws=3``: the filter
     too): swapping two other seats' hands, the view unchanged, changes no world, no
     rollout and no choice."""
@@ -149,10 +150,62 @@ def test_the_search_with_inference_decides_from_the_view_only(draws: int) -> Non
             continue
         picks = []
         for s in (state, twin):
-            bot = SearchBot(seed=3, samples=3, draws=draws)
+            bot = SearchBot(seed=3, samples=3, draws=draws, tells=tells)
             worlds = [bot.world(view_for(s, seat)) for _ in range(2)]
             choice = bot.choose(view_for(s, seat), s.legal_actions(seat))
             picks.append((worlds, choice, [(w, r) for w, r, _c in bot.stats]))
         assert picks[0] == picks[1]
         checked += 1
     assert checked
+
+
+def test_the_follows_tell_the_truth_most_of_the_time() -> None:
+    """A duck under an opponent's winning card of the led suit, or the cheapest beat of
+    it, tells which cards the seat lacks: among heuristic players the true hands agree
+    with nearly every tell (the sampler still only weighs them, ``sampler.TRUST``)."""
+    met = told = 0
+    for seed in range(6):
+        for state in playing_states("classic", seed, heuristic=True)[::7]:
+            seat = state.to_act
+            assert seat is not None and state.ctx is not None
+            for other, suit, lo, hi, trust in tells(view_for(state, seat)):
+                assert other != seat and 0 < trust < 1
+                told += 1
+                met += not any(
+                    state.hands[other][k] and lo < state.ctx.pos[k] < hi
+                    for k in state.ctx.suit_kinds[suit]
+                )
+    assert told > 50
+    assert met / told > 0.9
+
+
+def test_a_world_keeps_the_tells_it_trusts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every tell trusted, no world gives a seat a card its follows said it lacked;
+    a world is still found when they cannot all hold."""
+    monkeypatch.setattr(sampler, "TRUST", dict.fromkeys(sampler.TRUST, 1.0))
+    states = playing_states("classic", 5, heuristic=True)
+    checked = kept = 0
+    rng = random.Random(2)
+    for state in states[20::6]:
+        seat = state.to_act
+        assert seat is not None and state.ctx is not None
+        view = view_for(state, seat)
+        said = [(o, s, lo, hi, 1.0) for o, s, lo, hi, _t in tells(view)]
+        for _ in range(3):
+            hands, _kitty = sample_hidden(view, rng, tells=said)
+            gaps_met = all(
+                not any(hands[o][k] and lo < state.ctx.pos[k] < hi
+                        for k in state.ctx.suit_kinds[s])
+                for o, s, lo, hi, _t in said
+            )
+            checked += 1
+            kept += gaps_met
+    assert checked >= 15 and kept == checked, (kept, checked)
+
+
+def test_no_tells_without_fixed_partners() -> None:
+    """找朋友: who is whose opponent is not known while a follow is made."""
+    for state in playing_states("find-friend", 2, heuristic=True)[10::10]:
+        seat = state.to_act
+        assert seat is not None
+        assert tells(view_for(state, seat)) == []

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from shengji.bots.base import Bot
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import misses
-from shengji.bots.sampler import Follow, sample_hidden, structured_follows
+from shengji.bots.sampler import Follow, Tell, sample_hidden, structured_follows, tells
 from shengji.core.actions import Action, Play
 from shengji.core.determinize import state_from_view
 from shengji.core.legal import LegalActions, hand_units
@@ -92,6 +92,7 @@ class SearchBot:
         max_candidates: int = MAX_CANDIDATES,
         min_worlds: int = MIN_WORLDS,
         draws: int = 1,
+        tells: bool = False,
     ) -> None:
         from shengji.bots.registry import BOTS, make_bot
 
@@ -108,9 +109,12 @@ class SearchBot:
         """Worlds drawn per world played out: the one whose other seats' plays the
         heuristic explains best is kept (``plausible.misses``); 1 takes every draw, and so
         does a 找朋友 deal (its replay would need the friend's reveal)."""
+        self.tells = tells
+        """Weigh in the soft evidence of how the other seats followed (``sampler.tells``)."""
         self._judges = [HeuristicBot(f"{seed}.judge.{k}") for k in range(6)]
-        self._evidence: tuple[DealView, list[Follow]] | None = None
-        """The follows' evidence of the view being searched (worked out once a view)."""
+        self._evidence: tuple[DealView, list[Follow], list[Tell] | None] | None = None
+        """The evidence of the view being searched (worked out once a view): the follows'
+        structure, and the tells when weighed in."""
         policy = "heuristic" if "heuristic" in BOTS else "random"
         rollout = rollout if rollout in BOTS else policy
         self.policy: Bot = make_bot(policy, f"{seed}.policy")
@@ -190,14 +194,15 @@ class SearchBot:
     def world(self, view: DealView) -> tuple[list[list[int]], list[int]]:
         """One sampled world: of ``draws`` draws, the one with the fewest misses."""
         if self._evidence is None or self._evidence[0] is not view:
-            self._evidence = (view, structured_follows(view))
-        evidence = self._evidence[1]
+            soft = tells(view) if self.tells else None
+            self._evidence = (view, structured_follows(view), soft)
+        _, evidence, soft = self._evidence
         if self.draws <= 1 or view.friend_call is not None:
-            return sample_hidden(view, self.rng, evidence=evidence)
+            return sample_hidden(view, self.rng, evidence=evidence, tells=soft)
         best: tuple[list[list[int]], list[int]] | None = None
         fewest = 0
         for _ in range(self.draws):
-            hands, kitty = sample_hidden(view, self.rng, evidence=evidence)
+            hands, kitty = sample_hidden(view, self.rng, evidence=evidence, tells=soft)
             miss = misses(view, hands, kitty, self._judges, None if best is None else fewest)
             if best is None or miss < fewest:
                 best, fewest = (hands, kitty), miss
