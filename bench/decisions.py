@@ -11,7 +11,8 @@ decision do not add up over a deal (later decisions repair earlier ones): the fi
 variants, and the ladder (``bench/ladder.py``) measures levels per deal.
 
 A variant is ``name=key:value,...`` over ``SearchBot``'s knobs: ``ms`` (CPU think time),
-``w`` (fixed worlds), ``margin``, ``conf``, ``cands``, ``minw``, ``rollout``, ``draws``.
+``w`` (fixed worlds), ``margin``, ``conf``, ``cands``, ``minw``, ``rollout``, ``draws``,
+``tells`` (1: weigh in the follows' tells, ``sampler.tells``).
 
     .venv/bin/python bench/decisions.py --positions 400 --jobs 2 \\
         --variant base=ms:300 --variant bold=ms:300,conf:1,margin:0
