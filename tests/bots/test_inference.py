@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shengji.bots import sampler
 from shengji.bots.driver import play_match
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import misses
 from shengji.bots.random import RandomBot
-from shengji.bots import sampler
 from shengji.bots.sampler import follows_hold, sample_hidden, structured_follows, tells
 from shengji.bots.search import SearchBot
 from shengji.core.actions import Play
