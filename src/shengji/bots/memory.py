@@ -66,13 +66,14 @@ class Memory:
         lead = plays[0][1]
         s = es[lead[0]]
         n = len(lead)
-        lead_pairs = _pairs(lead, self.ctx)
+        lead_pairs = _pairs(lead, self.ctx) if n > 1 else 0
+        played = self.played
         for i, (seat, cards) in enumerate(plays):
             for c in cards:
-                self.played[c] += 1
+                played[c] += 1
             if i == 0:
                 continue
-            k = sum([1 for c in cards if es[c] == s])
+            k = (es[cards[0]] == s) if n == 1 else sum([1 for c in cards if es[c] == s])
             if k < n:
                 self.voids[seat] |= {s}
                 self.pairless[seat] |= {s}
