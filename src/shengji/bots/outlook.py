@@ -142,7 +142,7 @@ class Outlook:
         self.face_counts = face_counts
         self.table_points = points_of([k for _, c in plays for k in c])
         """Points already on the table (the plays before this seat's)."""
-        self._held: tuple[float, int] | None = None
+        self._under: tuple[float, int] | None = None
         """``side_wins`` of any follow that does not take the trick from ``plays`` (the
         best play and the seats after this one are then the same, and so is the chance)."""
 
@@ -237,9 +237,9 @@ class Outlook:
         held = len(self.plays)
         if wi < held and lead is self.lead and len(plays) == held + 1:
             # a follow that does not take the trick: the same chance for every such follow
-            if self._held is None:
-                self._held = self._side_wins(plays, lead, wi)
-            return self._held
+            if self._under is None:
+                self._under = self._side_wins(plays, lead, wi)
+            return self._under
         return self._side_wins(plays, lead, wi)
 
     def _side_wins(self, plays: Plays, lead: Lead, wi: int) -> tuple[float, int]:
