@@ -12,7 +12,8 @@ variants, and the ladder (``bench/ladder.py``) measures levels per deal.
 
 A variant is ``name=key:value,...`` over ``SearchBot``'s knobs: ``ms`` (CPU think time),
 ``w`` (fixed worlds), ``margin``, ``conf``, ``cands``, ``minw``, ``rollout``, ``draws``,
-``tells`` (1: weigh in the follows' tells, ``sampler.tells``).
+``tells`` (1: weigh in the follows' tells, ``sampler.tells``); ``truth`` (a diagnostic: this
+share of the worlds is the true deal, to see how accurate worlds must be for a gain).
 
     .venv/bin/python bench/decisions.py --positions 400 --jobs 2 \\
         --variant base=ms:300 --variant bold=ms:300,conf:1,margin:0
@@ -107,7 +108,7 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     keys = {"ms": ("think_ms", float), "w": ("samples", int), "margin": ("margin", float),
             "conf": ("confidence", float), "cands": ("max_candidates", int),
             "minw": ("min_worlds", int), "rollout": ("rollout", str), "draws": ("draws", int),
-            "tells": ("tells", lambda v: v == "1")}
+            "tells": ("tells", lambda v: v == "1"), "truth": ("truth", float)}
     kwargs: dict[str, Any] = {}
     for part in filter(None, spec.split(",")):
         key, _, value = part.partition(":")
@@ -138,7 +139,10 @@ def _work(job: tuple[int, Position, list[str]]) -> dict[str, Any]:
                            "oracle": oracle - base, "gain": {}, "cpu": {}, "worlds": {}}
     for text in variants:
         name, kwargs = parse_variant(text)
+        share = kwargs.pop("truth", 0.0)
         bot = SearchBot(seed=f"v.{idx}", **kwargs)
+        if share:
+            _with_truth(bot, pos, share, random.Random(f"t.{idx}"))
         t0 = time.thread_time()
         choice = bot.choose(view, _legal(pos))
         row["cpu"][name] = time.thread_time() - t0
@@ -146,6 +150,20 @@ def _work(job: tuple[int, Position, list[str]]) -> dict[str, Any]:
         row["gain"][name] = value(choice) - base
         row["worlds"][name] = bot.stats[-1][0] if bot.stats else 0
     return row
+
+
+def _with_truth(bot: SearchBot, pos: Position, share: float, rng: random.Random) -> None:
+    """A diagnostic, not a bot: ``share`` of ``bot``'s worlds are the true deal, the rest
+    drawn as usual (how accurate worlds must be for the search to gain; pure Python only,
+    a compiled ``SearchBot`` takes no instance override)."""
+    drawn = bot.world
+
+    def world(view: DealView) -> tuple[list[list[int]], list[int]]:
+        if rng.random() < share:
+            return [list(h) for h in pos.hands], list(pos.kitty)
+        return drawn(view)
+
+    bot.world = world  # type: ignore[method-assign]
 
 
 def _legal(pos: Position) -> Any:
