@@ -5,7 +5,9 @@ this process (``jobs`` 1) or in a process pool, and hands each result to ``on_re
 this process as it finishes. The first Ctrl-C stops new work, lets the jobs in progress
 finish and be counted, and returns ``True`` (interrupted); a second Ctrl-C stops waiting.
 Worker processes ignore Ctrl-C, so a terminal's interrupt reaches only this process's
-handling.
+handling. A Ctrl-C that comes while a result is being handed on waits until ``on_result``
+has returned: a result is recorded whole (say, in the report and in the ``--out`` file) or
+not at all.
 
 >>> seen = {}
 >>> run_indexed(abs, [(0, -3), (1, 4)], 1, seen.__setitem__), seen
@@ -46,6 +48,7 @@ def run_indexed(
     ``executor="ray"`` spreads the tasks over a Ray cluster (``address``: ``"auto"``,
     ``"ray://host:10001"``, or None to start or join a local one; ``ray_runner.py``).
     """
+    on_result = _whole(on_result)
     if executor == "ray":
         from shengji.cli.ray_runner import run_on_ray
 
@@ -60,6 +63,31 @@ def run_indexed(
         return _pool(fn, tasks, jobs, on_result)
     except KeyboardInterrupt:
         return True
+
+
+def _whole(on_result: Callable[[int, R], None]) -> Callable[[int, R], None]:
+    """``on_result`` with Ctrl-C held back while it runs and delivered right after (in the
+    main thread, where Python handles signals, and unless Ctrl-C is ignored)."""
+
+    def call(index: int, result: R) -> None:
+        held: list[int] = []
+        try:
+            before = signal.getsignal(signal.SIGINT)
+            if before is signal.SIG_IGN or before is None:  # ignored, or not set from Python
+                on_result(index, result)
+                return
+            signal.signal(signal.SIGINT, lambda signum, _frame: held.append(signum))
+        except ValueError:  # not the main thread: signals are not ours to hold
+            on_result(index, result)
+            return
+        try:
+            on_result(index, result)
+        finally:
+            signal.signal(signal.SIGINT, before)
+            if held:
+                signal.raise_signal(signal.SIGINT)
+
+    return call
 
 
 def _pool(
