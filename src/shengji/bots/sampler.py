@@ -129,9 +129,7 @@ def structured_follows(view: DealView) -> list[Follow]:
     ctx = view.ctx
     if ctx is None:
         return []
-    tricks = [t.plays for t in view.tricks]
-    if view.trick:
-        tricks.append(view.trick)
+    tricks = _tricks(view)
     out: list[Follow] = []
     later: dict[int, list[int]] = {}
     for plays in reversed(tricks):
@@ -157,9 +155,7 @@ def tells(view: DealView) -> list[Tell]:
     rs = view.ruleset
     if ctx is None or rs.partnership != "fixed":
         return []
-    tricks = [t.plays for t in view.tricks]
-    if view.trick:
-        tricks.append(view.trick)
+    tricks = _tricks(view)
     out: list[Tell] = []
     later: dict[int, list[int]] = {}
     for plays in reversed(tricks):
@@ -184,6 +180,14 @@ def tells(view: DealView) -> list[Tell]:
         for seat, cards in plays:
             later.setdefault(seat, []).extend(cards)
     return out
+
+
+def _tricks(view: DealView) -> list[tuple[tuple[int, tuple[int, ...]], ...]]:
+    """The plays of every trick so far, the one on the table last."""
+    tricks = [t.plays for t in view.tricks]
+    if view.trick:
+        tricks.append(view.trick)
+    return tricks
 
 
 def _kept_tells(
