@@ -96,6 +96,9 @@ class Sim:
         self.rng = random.Random(7)
         self.sent_before_written: list[str] = []
         self.notes: list[Note] = []
+        self.early = 0.0
+        """Seconds before its time that a wake-up first fires (``tick``)."""
+        self._early_at: float | None = None
         self.on_send: Any = None
         """Called with every ``Send`` as the shell carries it out (the tests' checks)."""
 
@@ -216,10 +219,16 @@ class Sim:
         return True
 
     def tick(self) -> bool:
-        """Move time to the wake-up and tick; False if none is set."""
+        """Move time to the wake-up and tick; False if none is set. With ``early`` set, a
+        wake-up's first tick comes that much before its time, as an event loop with a
+        coarse clock fires timers (uvloop: whole milliseconds)."""
         if self.wake is None:
             return False
-        self.now = max(self.now, self.wake)
+        at = self.wake
+        if self.early and self._early_at != at:
+            self._early_at = at
+            at -= self.early
+        self.now = max(self.now, at)
         self.wake = None
         self.feed(Tick())
         return True

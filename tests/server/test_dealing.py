@@ -137,3 +137,17 @@ def test_bots_declare_with_cards_a_round_brought() -> None:
         deal_out(sim)
         declared += sum(1 for a in sim.store.actions() if a.startswith("declare"))
     assert declared > 0
+
+
+@pytest.mark.parametrize("batch", [0, 1])
+def test_a_wake_up_that_fires_early_is_asked_for_again(batch: int) -> None:
+    # uvloop fires a timer up to a millisecond before its time: the next card is not due
+    # yet, so the table asks for the same wake-up again instead of waiting for nothing
+    sim = started(batch=batch)
+    sim.early = 0.0005
+    deal_out(sim)
+    deal = sim.table.match.deal if sim.table.match is not None else None
+    assert deal is not None and deal.phase is not Phase.DEALING
+    assert sim.store.actions().count("deal") == deal.n_dealt
+    sim.run()  # and the match goes on to its end by itself (bots, turn clocks, 托管)
+    assert len(sim.messages(1, "match_over")) == 1

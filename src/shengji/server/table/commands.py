@@ -45,7 +45,8 @@ class Closed:
 
 @dataclass(frozen=True, slots=True)
 class Tick:
-    """A wake-up the table asked for came due (or the shell just looks again)."""
+    """A wake-up the table asked for came due, perhaps a little early (or the shell just
+    looks again); either way the shell now holds no timer for the table."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,6 +82,11 @@ def handle(table: Table, command: Command, now: float) -> tuple[Table, list[Effe
         case Closed():
             on_closed(s, command)
         case Tick():
+            # the shell's timer fired (or it looks again): it holds no wake-up now, so the
+            # next one is asked for even if it is the same moment. A loop may fire a timer
+            # a little before its time (uvloop counts whole milliseconds): the card not yet
+            # due, the table would otherwise wait for a timer nobody set.
+            s.t = evolve(s.t, wake=None)
             retry_due(s)
         case BotMoved():
             on_bot_moved(s, command)
