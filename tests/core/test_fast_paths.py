@@ -19,7 +19,7 @@ from shengji.bots.driver import play_match
 from shengji.bots.random import RandomBot
 from shengji.core.actions import Deal, Play, parse_action
 from shengji.core.errors import IllegalAction
-from shengji.core.legal import LegalActions
+from shengji.core.legal import LegalActions, _cards, hand_units
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import DealState, Phase
@@ -156,3 +156,53 @@ def test_vouch_accepts_exactly_the_legal_plays(name: str, seed: int) -> None:
                 assert (got is not None) == m.deal.is_legal(outside)
                 checked += 1
         m, _ = m.apply_in_place(legal.sample(rng))
+
+
+def _reference_lead(legal: LegalActions, rng: random.Random) -> tuple[int, ...]:
+    """A random lead the long way (the definition ``LegalActions.sample`` shortcuts): a
+    random card of the hand, then a random unit among all the units that hold its face."""
+    st_, seat = legal.state, legal.seat
+    ctx = st_.ctx
+    assert ctx is not None
+    hand = st_.hands[seat]
+    if st_.ruleset.throw_policy != "never":
+        rng.random()  # the throw's chance (none taken here)
+    cards = [k for k in range(54) if hand[k] for _ in range(hand[k])]
+    c = rng.choice(cards)
+    units = [
+        u for u in hand_units(hand, ctx, (ctx.esuit[c],))
+        if any(ctx.face[x] == ctx.face[c] for x in u)
+    ]
+    return rng.choice(units)
+
+
+@settings(max_examples=len(EVERY_PRESET) * 2, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(EVERY_PRESET), seed=st.integers(0, 10**6))
+def test_a_random_lead_is_the_reference_draw(name: str, seed: int) -> None:
+    """At every lead of a seeded deal, ``sample`` (no throw) gives the reference's unit and
+    leaves the generator where the reference leaves it: a card held once is its own unit."""
+    rs = PRESETS[name]
+    _, rec = play_match(rs, [RandomBot(f"{seed}.{k}") for k in range(rs.players)],
+                        seed=seed, deals=1, on_action=lambda a, s, e: None)
+    state = MatchState.new(rs, rec.seed, rec.first_dealer).deal
+    leads = 0
+    for text in rec.actions:
+        if state.phase is Phase.DONE:
+            break
+        if state.phase is Phase.PLAYING and not state.trick:
+            legal = state.legal_actions(state.to_act)
+            for k in range(3):
+                fast, ref = random.Random(f"{seed}.{k}"), random.Random(f"{seed}.{k}")
+                got = legal.sample(fast, throw_chance=0.0)
+                assert isinstance(got, Play)
+                assert got.cards == _reference_lead(legal, ref)
+                assert fast.getstate() == ref.getstate()
+            leads += 1
+        state, _ = state.apply(parse_action(text))
+    assert leads > 0
+
+
+@given(st.lists(st.integers(0, 4), min_size=54, max_size=54))
+def test_the_cards_of_a_hand_are_each_kind_as_often_as_held(counts: list[int]) -> None:
+    assert _cards(counts) == [k for k in range(54) for _ in range(counts[k])]

@@ -18,16 +18,11 @@ from collections.abc import Callable, Sequence
 from shengji.bots.base import Bot
 from shengji.bots.fault import BotFault as BotFault  # re-exported: the driver raises it
 from shengji.core.actions import (
+    ACTION_CLASSES,
     SYSTEM,
     Action,
-    Bid,
-    Bury,
-    CallFriend,
     Deal,
     Declare,
-    NameTrump,
-    Pass,
-    Play,
 )
 from shengji.core.errors import IllegalAction
 from shengji.core.events import CardDealt, Event
@@ -60,7 +55,7 @@ def ask(
         if may_decline:
             return None
         raise BotFault(bot.name, seat, "returned no action", state, deal_no)
-    if not isinstance(choice, Deal | Declare | Pass | Bury | Play | Bid | NameTrump | CallFriend):
+    if not isinstance(choice, ACTION_CLASSES):
         raise BotFault(
             bot.name, seat, f"returned {choice!r}, which is not an action", state, deal_no
         )
@@ -92,6 +87,7 @@ def play_match(
     state = MatchState.new(ruleset, seed, first_dealer)
     record = GameRecord(ruleset.to_dict(), seed, first_dealer, players=[b.name for b in bots])
     actions = record.actions
+    peeks = [getattr(b, "peek", None) for b in bots]  # looked up once, not per decision
 
     def step(action: Action, bot: Bot | None = None) -> list[Event]:
         nonlocal state
@@ -140,7 +136,7 @@ def play_match(
         assert actor is not None
         legal = deal.legal_actions(actor)
         bot = bots[actor]
-        peek = getattr(bot, "peek", None)
+        peek = peeks[actor]
         if peek is not None:  # an omniscient reference bot (arena only) sees the whole deal
             peek(deal)
         choice = ask(bot, actor, state, legal, False, wrap_errors)

@@ -10,6 +10,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from shengji.core.cards import cards_str, parse_cards, parse_trump, trump_str
 from shengji.core.errors import NotationError
@@ -107,6 +108,9 @@ class Play:
 
 
 Action = Deal | Declare | Pass | Bury | Play | Bid | NameTrump | CallFriend
+ACTION_CLASSES: Final = (Deal, Declare, Pass, Bury, Play, Bid, NameTrump, CallFriend)
+"""``Action``'s classes as a tuple, for ``isinstance`` on a hot path (``X | Y`` in a call
+builds a new union object every time)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,7 @@ import random
 from collections.abc import Iterable, Iterator
 
 from shengji.core.actions import (
+    ACTION_CLASSES,
     SYSTEM,
     Action,
     Bid,
@@ -50,7 +51,15 @@ from shengji.core.units import (
 
 
 def _cards(hand: list[int]) -> list[int]:
-    return [k for k in range(54) if hand[k] for _ in range(hand[k])]
+    """The cards of a hand of counts, each kind as many times as held, in kind order."""
+    out: list[int] = []
+    for k, n in enumerate(hand):
+        if n:
+            if n == 1:
+                out.append(k)
+            else:
+                out.extend((k,) * n)
+    return out
 
 
 def _realize(faces: list[int], width: int, hand: list[int], ctx: TrumpContext) -> tuple[int, ...]:
@@ -173,9 +182,7 @@ class LegalActions:
         return self._play(action.cards) if isinstance(action, Play) else action
 
     def __contains__(self, action: object) -> bool:
-        if self.kind == "none" or not isinstance(
-            action, Deal | Declare | Pass | Bury | Play | Bid | NameTrump | CallFriend
-        ):
+        if self.kind == "none" or not isinstance(action, ACTION_CLASSES):
             return False
         if action.seat != self.seat and not (self.kind == "list" and isinstance(action, Deal)):
             return False
@@ -240,6 +247,10 @@ class LegalActions:
             # A random card, then a random unit that contains it.
             hand = st.hands[seat]
             c = rng.choice(_cards(hand))
+            if hand[c] == 1 and not ctx.two_color:
+                # No pair of it, so no tuple or tractor holds it: its one unit is itself
+                # (the same draw from the generator as choosing among one unit below).
+                return self._play(rng.choice(((c,),)))
             f = ctx.face[c]
             suit_units = hand_units(hand, ctx, (ctx.esuit[c],))
             units = [u for u in suit_units if any(ctx.face[x] == f for x in u)]
@@ -328,7 +339,14 @@ def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int,
     lead = state.lead
     n, s = lead.size, lead.suit
     hand = state.hands[seat]
-    suited = [k for k in ctx.suit_kinds[s] if hand[k] for _ in range(hand[k])]
+    suited: list[int] = []
+    for k in ctx.suit_kinds[s]:
+        m = hand[k]
+        if m:
+            if m == 1:
+                suited.append(k)
+            else:
+                suited.extend((k,) * m)
     if n == 1 and suited:
         return (rng.choice(suited),)
     if len(suited) <= n:
