@@ -30,7 +30,7 @@ from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, record_result
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import Phase
+from shengji.core.state import PHASE_DEALING
 from shengji.core.views import view_for
 
 _DEAL = Deal()
@@ -121,7 +121,7 @@ def play_match(
         actor = deal.to_act
         if actor == SYSTEM:
             if on_action is None:  # nobody listens: deal the whole hand without events
-                while deal.phase is Phase.DEALING:
+                while deal.phase is PHASE_DEALING:
                     seat, card = deal.deal_in_place()
                     actions.append("deal")
                     if card >= 52 or card % 13 == deal.level:

@@ -17,7 +17,7 @@ import random
 
 from shengji.core.actions import Action, Pass
 from shengji.core.legal import LegalActions
-from shengji.core.state import Phase
+from shengji.core.state import PHASE_PLAYING, Phase
 from shengji.core.views import DealView
 
 
@@ -32,11 +32,14 @@ class RandomBot:
 
     def choose(self, view: DealView, legal: LegalActions) -> Action | None:
         """A random legal action; declines most declaration chances."""
-        if view.phase is Phase.DEALING and legal.seat >= 0:
+        phase = view.phase
+        if phase is PHASE_PLAYING:  # most decisions: a lead or a follow
+            return legal.sample(self.rng)
+        if phase is Phase.DEALING and legal.seat >= 0:
             if not legal.small or self.rng.random() >= self.declare_chance:
                 return None
             return self.rng.choice(legal.small)
-        if view.phase in (Phase.DECLARING, Phase.REBURY):
+        if phase is Phase.DECLARING or phase is Phase.REBURY:
             declares = [a for a in legal.small if not isinstance(a, Pass)]
             if declares and self.rng.random() < self.declare_chance:
                 return self.rng.choice(declares)

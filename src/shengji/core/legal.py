@@ -39,7 +39,7 @@ from shengji.core.follow import (
     structure_key,
 )
 from shengji.core.order import TrumpContext
-from shengji.core.state import DealState, Phase
+from shengji.core.state import PHASE_DEALING, PHASE_PLAYING, DealState, Phase
 from shengji.core.units import (
     Component,
     PosCounts,
@@ -123,11 +123,11 @@ class LegalActions:
         self.small: list[Action] = []
         self.book: dict[int, Action] | None = None
         """The state's vouch book (``DealState.vouch_book``) for the plays generated here."""
-        if ph is Phase.PLAYING:
+        if ph is PHASE_PLAYING:
             if seat == state.to_act:
                 self.kind = "follow" if state.trick else "lead"
                 self.book = state.vouch_book()
-        elif ph is Phase.DEALING:
+        elif ph is PHASE_DEALING:
             if seat == SYSTEM:
                 self.kind, self.small = "list", [Deal()]
             else:

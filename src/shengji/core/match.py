@@ -25,7 +25,7 @@ from shengji.core.events import DealReset, Event
 from shengji.core.friend_levels import friend_outcome
 from shengji.core.legal import LegalActions
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import DealResult, DealState, Phase
+from shengji.core.state import PHASE_DONE, DealResult, DealState, Phase
 
 _JACK = 9
 
@@ -199,7 +199,7 @@ class MatchState:
         if isinstance(action, Redeal):
             return self.redeal()
         events = self.deal.apply_in_place(action)
-        if self.deal.phase is not Phase.DONE:
+        if self.deal.phase is not PHASE_DONE:
             return self, events
         return self._score(self.deal, events)
 

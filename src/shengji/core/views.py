@@ -25,7 +25,14 @@ from shengji.core.bidding import Declaration
 from shengji.core.friend import FriendCall, candidates, play_order
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import DealResult, DealState, Phase, TrickRecord, display_order
+from shengji.core.state import (
+    PHASE_DONE,
+    DealResult,
+    DealState,
+    Phase,
+    TrickRecord,
+    display_order,
+)
 
 
 class DealView(NamedTuple):
@@ -141,7 +148,7 @@ def _view(state: DealState, seat: int | None) -> DealView:
         visible_decl = state.declaration
     # A 反底 swap leaves kitty cards its holder never saw: then the holder sees none of it.
     holder = seat is not None and seat == state.kitty_holder and not state.kitty_kept
-    kitty = state.kitty if holder or state.phase is Phase.DONE else None
+    kitty = state.kitty if holder or state.phase is PHASE_DONE else None
     hand: tuple[int, ...] = () if seat is None else tuple(state.hands[seat])
     # Positional for speed: one view is built per decision.
     return DealView(
