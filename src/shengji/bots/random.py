@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 
 from shengji.core.actions import Action, Pass
+from shengji.core.draws import pick
 from shengji.core.legal import LegalActions
 from shengji.core.state import PHASE_PLAYING, Phase
 from shengji.core.views import DealView
@@ -38,10 +39,10 @@ class RandomBot:
         if phase is Phase.DEALING and legal.seat >= 0:
             if not legal.small or self.rng.random() >= self.declare_chance:
                 return None
-            return self.rng.choice(legal.small)
+            return pick(self.rng, legal.small)
         if phase is Phase.DECLARING or phase is Phase.REBURY:
             declares = [a for a in legal.small if not isinstance(a, Pass)]
             if declares and self.rng.random() < self.declare_chance:
-                return self.rng.choice(declares)
+                return pick(self.rng, declares)
             return next(a for a in legal.small if isinstance(a, Pass))
         return legal.sample(self.rng)

@@ -30,6 +30,7 @@ from shengji.core.actions import (
     Pass,
     Play,
 )
+from shengji.core.draws import pick, shuffle
 from shengji.core.follow import (
     Lead,
     best_structure_key,
@@ -234,7 +235,7 @@ class LegalActions:
         if self.kind == "follow":
             return self._play(sample_follow(st, seat, rng))
         if self.kind == "list":
-            return rng.choice(self.small)
+            return pick(rng, self.small)
         if self.kind == "bury":
             return Bury(seat, tuple(sorted(rng.sample(_cards(st.hands[seat]), self.bury_count))))
         ctx = st.ctx
@@ -246,21 +247,21 @@ class LegalActions:
                     return throw
             # A random card, then a random unit that contains it.
             hand = st.hands[seat]
-            c = rng.choice(_cards(hand))
+            c = pick(rng, _cards(hand))
             if hand[c] == 1 and not ctx.two_color:
                 # No pair of it, so no tuple or tractor holds it: its one unit is itself
                 # (the same draw from the generator as choosing among one unit below).
-                return self._play(rng.choice(((c,),)))
+                return self._play(pick(rng, ((c,),)))
             f = ctx.face[c]
             suit_units = hand_units(hand, ctx, (ctx.esuit[c],))
             units = [u for u in suit_units if any(ctx.face[x] == f for x in u)]
-            return self._play(rng.choice(units))
+            return self._play(pick(rng, units))
         raise ValueError(f"seat {seat} has no legal action now")
 
     def _random_throw(self, rng: random.Random, ctx: TrumpContext) -> Play | None:
         st, seat = self.state, self.seat
         cards = _cards(st.hands[seat])
-        suit = ctx.esuit[rng.choice(cards)]
+        suit = ctx.esuit[pick(rng, cards)]
         suited = [c for c in cards if ctx.esuit[c] == suit]
         if len(suited) < 2:
             return None
@@ -315,7 +316,7 @@ def _structured_core(
         for (w, _cap), need in zip(lead.slots, best[-len(lead.slots):], strict=True):
             have = sum(n // w for n in _merge(taken).values())
             order = list(range(len(pc)))
-            rng.shuffle(order)
+            shuffle(rng, order)
             for p in order:
                 for e in pc[p]:
                     while have < need and e[1] >= w:
@@ -348,7 +349,7 @@ def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int,
             else:
                 suited.extend((k,) * m)
     if n == 1 and suited:
-        return (rng.choice(suited),)
+        return (pick(rng, suited),)
     if len(suited) <= n:
         others = [c for c in _cards(hand) if ctx.esuit[c] != s]
         return tuple(sorted(suited + rng.sample(others, n - len(suited))))
@@ -365,7 +366,7 @@ def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int,
         if structure_key(lead, pos_counts(play, s, ctx)) == best:
             return play
     options = list(itertools.islice(legal_follows(lead.cards, hand, ctx, state.ruleset), 5000))
-    return rng.choice(options)
+    return pick(rng, options)
 
 
 def legal_actions(state: DealState, seat: int) -> LegalActions:

@@ -53,6 +53,7 @@ from shengji.core.declaring import (
     refusal_now,
     standing_after,
 )
+from shengji.core.draws import shuffle
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import (
     AuctionWon,
@@ -334,7 +335,7 @@ class DealState:
         dealt from ``rights[0]``.
         """
         cards = deck(ruleset.decks)
-        random.Random(seed).shuffle(cards)
+        shuffle(random.Random(seed), cards)
         s = cls()
         s.ruleset = ruleset
         s.seed = seed
