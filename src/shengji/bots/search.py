@@ -32,7 +32,7 @@ from shengji.bots.sampler import Follow, Tell, sample_hidden, structured_follows
 from shengji.core.actions import Action, Play
 from shengji.core.determinize import state_from_view
 from shengji.core.legal import LegalActions, hand_units
-from shengji.core.state import DealResult, DealState, Phase
+from shengji.core.state import PHASE_DONE, DealResult, DealState, Phase
 from shengji.core.views import DealView, view_for
 
 MAX_CANDIDATES = 5
@@ -64,7 +64,7 @@ def deal_value(result: DealResult, seat: int) -> float:
 
 def rollout(state: DealState, bots: Sequence[Bot]) -> DealResult:
     """Play ``state`` (changed in place) to the end of the deal with ``bots``."""
-    while state.phase is not Phase.DONE:
+    while state.phase is not PHASE_DONE:  # a module constant: read every action
         seat = state.to_act
         assert seat is not None and seat >= 0
         legal = state.legal_actions(seat)
