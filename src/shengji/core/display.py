@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from shengji.core.actions import Action, Deal, Play
 from shengji.core.cards import NO_TRUMP, points
@@ -37,6 +37,9 @@ from shengji.core.match import team_of
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import DealState, Phase, TrickRecord, display_order
+
+_CARD_ACTIONS: Final = (Deal, Play)
+"""Actions that are not options (a choice of cards, or the dealer's next card)."""
 
 SuitName = Literal["S", "H", "D", "C", "T"]
 SUIT_NAMES: tuple[SuitName, ...] = ("S", "H", "D", "C", "T")
@@ -157,7 +160,7 @@ def table_facts(
     options: tuple[Action, ...] = ()
     legal = legal_actions(state, seat)
     if legal.kind == "list":
-        options = tuple(a for a in legal.small if not isinstance(a, Deal | Play))
+        options = tuple(a for a in legal.small if not isinstance(a, _CARD_ACTIONS))
     pub = shared.public
     same = ctx is shared.ctx
     hand, groups, played = _seat_cards(

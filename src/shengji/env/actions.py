@@ -51,6 +51,8 @@ from shengji.core.legal import LegalActions, hand_units
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import DealState, Phase
 
+_CARD_CHOICES = (Bury, Play)
+"""Actions made of cards picked one at a time (``isinstance`` on every step)."""
 FINISH = 54
 """Index of ``finish``."""
 PASS = 55
@@ -394,7 +396,7 @@ class Turn:
             if not self.offer:
                 raise ValueError("only a dealing-time declaration offer can be declined")
             return [PASS]
-        if isinstance(action, Bury | Play):
+        if isinstance(action, _CARD_CHOICES):
             cards = sorted(action.cards)
             picker = self.picker
             assert picker is not None

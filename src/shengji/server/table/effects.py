@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 from shengji.core.match import MatchState
 from shengji.core.stakes import StakeRules
@@ -78,6 +78,9 @@ class SettleDeals:
 
 
 WriteRequest: TypeAlias = LogRecords | SaveGame | SettleDeals
+WRITE_CLASSES: Final = (LogRecords, SaveGame, SettleDeals)
+"""``WriteRequest``'s classes, for ``isinstance`` on every command (``X | Y`` in a call
+builds a union each time)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +137,8 @@ class Disconnect:
 
 
 Delivery: TypeAlias = Send | Replay | Disconnect
+DELIVERY_CLASSES: Final = (Send, Replay, Disconnect)
+"""``Delivery``'s classes, for ``isinstance``."""
 
 # --------------------------------------------------------------------------- the rest
 

@@ -15,12 +15,9 @@ from dataclasses import replace
 
 from shengji.server import wire
 from shengji.server.table.effects import (
-    Disconnect,
-    LogRecords,
-    Replay,
-    SaveGame,
+    DELIVERY_CLASSES,
+    WRITE_CLASSES,
     Send,
-    SettleDeals,
     Write,
     WriteRequest,
 )
@@ -32,7 +29,7 @@ from shengji.server.table.step import Step
 def first_write(items: tuple[Item, ...]) -> WriteRequest:
     """The outbox's first item, which must be a write."""
     head = items[0]
-    assert isinstance(head, LogRecords | SaveGame | SettleDeals), head
+    assert isinstance(head, WRITE_CLASSES), head
     return head
 
 
@@ -45,7 +42,7 @@ def drain(s: Step) -> None:
     i = 0
     while i < len(items):
         d = items[i]
-        if not isinstance(d, Send | Replay | Disconnect):
+        if not isinstance(d, DELIVERY_CLASSES):
             break
         s.emit(d)
         if isinstance(d, Send) and d.seq is not None:

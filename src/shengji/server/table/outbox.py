@@ -27,12 +27,11 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from shengji.server.table.effects import (
+    WRITE_CLASSES,
     Delivery,
     LogRecords,
     Record,
-    SaveGame,
     Send,
-    SettleDeals,
     WriteRequest,
 )
 
@@ -41,7 +40,7 @@ Item: TypeAlias = WriteRequest | Delivery
 
 def is_write(item: Item) -> bool:
     """Whether an outbox item is a write (else a delivery)."""
-    return isinstance(item, LogRecords | SaveGame | SettleDeals)
+    return isinstance(item, WRITE_CLASSES)
 
 
 def backoff(first_s: float, max_s: float, attempt: int) -> float:
