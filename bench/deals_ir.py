@@ -23,7 +23,9 @@ from typing import Any
 if not __package__:  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.valgrind_ir import compare_and_save, instructions, need_valgrind
+from bench.valgrind_ir import add_trees, compare_and_save, instructions, need_valgrind, trees
+
+ROOT = Path(__file__).resolve().parent.parent
 
 WORK = """
 import sys
@@ -74,18 +76,14 @@ def measure(label: str, tree: Path, args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument(
-        "--tree", action="append", default=[], metavar="LABEL=PATH",
-        help="a source tree (repeat to compare); default this one",
-    )
+    add_trees(ap)
     ap.add_argument("--preset", default="classic")
     ap.add_argument("--small", type=int, default=2, help="matches of the run subtracted")
     ap.add_argument("--large", type=int, default=12, help="matches of the run measured")
     ap.add_argument("--out", default="bench/results/deals_ir.json")
     args = ap.parse_args()
     need_valgrind("deals_ir")
-    trees = [t.split("=", 1) for t in args.tree] or [["this", str(Path(__file__).parent.parent)]]
-    rows = [measure(label, Path(path).resolve(), args) for label, path in trees]
+    rows = [measure(label, tree, args) for label, tree in trees(args.tree, ROOT)]
     compare_and_save(rows, "instructions_per_deal", "instructions per deal", Path(args.out))
 
 

@@ -25,7 +25,7 @@ from typing import Any
 if not __package__:  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.valgrind_ir import compare_and_save, instructions, need_valgrind
+from bench.valgrind_ir import add_trees, compare_and_save, instructions, need_valgrind, trees
 
 HERE = Path(__file__).resolve().parent
 WORK = """
@@ -82,18 +82,14 @@ def measure(label: str, tree: Path, args: argparse.Namespace) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument(
-        "--tree", action="append", default=[], metavar="LABEL=PATH",
-        help="a source tree (repeat to compare); default this one",
-    )
+    add_trees(ap)
     ap.add_argument("--positions", type=int, default=6)
     ap.add_argument("--per", type=int, default=4, help="rollouts per position")
     ap.add_argument("--trick", type=int, default=6)
     ap.add_argument("--out", default="bench/results/rollout_ir.json")
     args = ap.parse_args()
     need_valgrind("rollout_ir")
-    trees = [t.split("=", 1) for t in args.tree] or [["this", str(HERE.parent)]]
-    rows = [measure(label, Path(path).resolve(), args) for label, path in trees]
+    rows = [measure(label, tree, args) for label, tree in trees(args.tree, HERE.parent)]
     compare_and_save(rows, "instructions_per_rollout", "instructions per rollout", Path(args.out))
 
 

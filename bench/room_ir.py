@@ -26,7 +26,7 @@ from typing import Any
 if not __package__:  # run as a script: make ``bench`` importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.valgrind_ir import compare_and_save, instructions, need_valgrind
+from bench.valgrind_ir import add_trees, compare_and_save, instructions, need_valgrind, trees
 
 HERE = Path(__file__).resolve().parent
 
@@ -69,15 +69,11 @@ def measure(label: str, tree: Path) -> dict[str, Any]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument(
-        "--server", action="append", default=[], metavar="LABEL=PATH",
-        help="a source tree (repeat to compare); default this one",
-    )
+    add_trees(ap, "--server")
     ap.add_argument("--out", default="bench/results/room_ir.json")
     args = ap.parse_args()
     need_valgrind("room_ir")
-    trees = [s.split("=", 1) for s in args.server] or [["this", str(HERE.parent)]]
-    rows = [measure(label, Path(path).resolve()) for label, path in trees]
+    rows = [measure(label, tree) for label, tree in trees(args.server, HERE.parent)]
     compare_and_save(rows, "instructions_per_action", "instructions per action", Path(args.out))
 
 

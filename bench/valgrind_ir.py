@@ -7,6 +7,7 @@ trees differ only by their code, whatever else the machine is doing.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -40,6 +41,20 @@ def instructions(tree: Path, args: list[str]) -> tuple[int, str]:
     if m is None:
         raise RuntimeError(f"valgrind printed no instruction count:\n{done.stderr[-2000:]}")
     return int(m.group(1).replace(",", "")), done.stdout
+
+
+def add_trees(ap: argparse.ArgumentParser, flag: str = "--tree") -> None:
+    """The ``LABEL=PATH`` option naming the source trees to compare."""
+    ap.add_argument(
+        flag, action="append", default=[], metavar="LABEL=PATH",
+        help="a source tree (repeat to compare); default this one",
+    )
+
+
+def trees(given: list[str], default: Path) -> list[tuple[str, Path]]:
+    """``LABEL=PATH`` options as (label, resolved path); none given: ``("this", default)``."""
+    pairs = [t.split("=", 1) for t in given] or [["this", str(default)]]
+    return [(label, Path(path).resolve()) for label, path in pairs]
 
 
 def compare_and_save(rows: list[dict[str, Any]], key: str, what: str, out: Path) -> None:
