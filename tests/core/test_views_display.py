@@ -186,3 +186,25 @@ def test_the_hand_is_shown_in_display_order_while_dealing() -> None:
     spades = [i for i, c in enumerate(hand) if c.startswith("S") and c != "S2"]
     if hearts and spades:
         assert max(hearts) < min(spades)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+def test_a_view_is_a_whole_named_tuple_of_its_state(name: str) -> None:
+    # views are made as plain tuples for speed: each has every field, by name and place
+    from shengji.core.views import DealView, public_view, view_for
+
+    rs = PRESETS[name]
+    m = MatchState.new(rs, seed=3, first_dealer=0)
+    rng = random.Random(3)
+    for _ in range(160):
+        deal = m.deal
+        if deal.phase is Phase.DONE or m.is_over:
+            break
+        for seat in (None, *range(rs.players)):
+            v = public_view(deal) if seat is None else view_for(deal, seat)
+            assert type(v) is DealView and len(v) == len(DealView._fields)
+            assert v == DealView(*v) and v.seat == seat and v.phase is deal.phase
+            assert v.hand_sizes == deal.hand_sizes and v.rights == deal.rights
+        actor = deal.to_act
+        assert actor is not None
+        m, _ = m.apply(Deal() if actor < 0 else m.legal_actions(actor).sample(rng))

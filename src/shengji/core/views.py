@@ -137,6 +137,9 @@ class DealView(NamedTuple):
         return out
 
 
+_new_view = tuple.__new__
+
+
 def _view(state: DealState, seat: int | None) -> DealView:
     trump = state.trump
     own = state.own_declaration(seat) if seat is not None and state.declared else None
@@ -150,8 +153,10 @@ def _view(state: DealState, seat: int | None) -> DealView:
     holder = seat is not None and seat == state.kitty_holder and not state.kitty_kept
     kitty = state.kitty if holder or state.phase is PHASE_DONE else None
     hand: tuple[int, ...] = () if seat is None else tuple(state.hands[seat])
-    # Positional for speed: one view is built per decision.
-    return DealView(
+    # One view is built per decision: the tuple is made directly (a named tuple's own
+    # constructor is a Python function, a frame per view; tests/core/test_views.py checks
+    # every view has all the fields).
+    return _new_view(DealView, (
         seat,
         state.phase,
         state.ruleset,
@@ -182,7 +187,7 @@ def _view(state: DealState, seat: int | None) -> DealView:
         state.friend,
         state.dealer_to_be,
         state.rights,
-    )
+    ))
 
 
 def view_for(state: DealState, seat: int) -> DealView:
