@@ -51,16 +51,25 @@ from shengji.core.units import (
 )
 
 
-def _cards(hand: list[int]) -> list[int]:
-    """The cards of a hand of counts, each kind as many times as held, in kind order."""
+def _held(hand: list[int], kinds: Iterable[int]) -> list[int]:
+    """The cards of ``kinds`` in a hand of counts, each as many times as held, in order."""
     out: list[int] = []
-    for k, n in enumerate(hand):
+    for k in kinds:
+        n = hand[k]
         if n:
             if n == 1:
                 out.append(k)
             else:
                 out.extend((k,) * n)
     return out
+
+
+_KINDS = range(54)
+
+
+def _cards(hand: list[int]) -> list[int]:
+    """The cards of a hand of counts, each kind as many times as held, in kind order."""
+    return _held(hand, _KINDS)
 
 
 def _realize(faces: list[int], width: int, hand: list[int], ctx: TrumpContext) -> tuple[int, ...]:
@@ -340,14 +349,7 @@ def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int,
     lead = state.lead
     n, s = lead.size, lead.suit
     hand = state.hands[seat]
-    suited: list[int] = []
-    for k in ctx.suit_kinds[s]:
-        m = hand[k]
-        if m:
-            if m == 1:
-                suited.append(k)
-            else:
-                suited.extend((k,) * m)
+    suited = _held(hand, ctx.suit_kinds[s])
     if n == 1 and suited:
         return (pick(rng, suited),)
     if len(suited) <= n:
