@@ -30,7 +30,7 @@ from shengji.core.actions import (
     Pass,
     Play,
 )
-from shengji.core.draws import pick, shuffle
+from shengji.core.draws import below, pick, shuffle
 from shengji.core.follow import (
     Lead,
     best_structure_key,
@@ -258,9 +258,9 @@ class LegalActions:
             hand = st.hands[seat]
             c = pick(rng, _cards(hand))
             if hand[c] == 1 and not ctx.two_color:
-                # No pair of it, so no tuple or tractor holds it: its one unit is itself
-                # (the same draw from the generator as choosing among one unit below).
-                return self._play(pick(rng, ((c,),)))
+                # No pair of it, so no tuple or tractor holds it: its one unit is itself.
+                below(rng, 1)  # the draw choosing among one unit takes, as below
+                return self._play((c,))
             f = ctx.face[c]
             suit_units = hand_units(hand, ctx, (ctx.esuit[c],))
             units = [u for u in suit_units if any(ctx.face[x] == f for x in u)]
