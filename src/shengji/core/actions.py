@@ -25,6 +25,9 @@ class Deal:
 
     seat: int = SYSTEM
 
+    def __init__(self, seat: int = SYSTEM) -> None:
+        object.__setattr__(self, "seat", seat)
+
     def __str__(self) -> str:
         return "deal"
 
@@ -36,6 +39,10 @@ class Declare:
     seat: int
     cards: tuple[int, ...]
 
+    def __init__(self, seat: int, cards: tuple[int, ...]) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "cards", cards)
+
     def __str__(self) -> str:
         return f"declare {self.seat} {cards_str(self.cards)}"
 
@@ -45,6 +52,9 @@ class Pass:
     """Decline to declare (declaration window, 反底 round)."""
 
     seat: int
+
+    def __init__(self, seat: int) -> None:
+        object.__setattr__(self, "seat", seat)
 
     def __str__(self) -> str:
         return f"pass {self.seat}"
@@ -57,6 +67,10 @@ class Bury:
     seat: int
     cards: tuple[int, ...]
 
+    def __init__(self, seat: int, cards: tuple[int, ...]) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "cards", cards)
+
     def __str__(self) -> str:
         return f"bury {self.seat} {cards_str(self.cards)}"
 
@@ -68,6 +82,10 @@ class Bid:
     seat: int
     target: int
 
+    def __init__(self, seat: int, target: int) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "target", target)
+
     def __str__(self) -> str:
         return f"bid {self.seat} {self.target}"
 
@@ -78,6 +96,10 @@ class NameTrump:
 
     seat: int
     trump: int
+
+    def __init__(self, seat: int, trump: int) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "trump", trump)
 
     def __str__(self) -> str:
         return f"trump {self.seat} {trump_str(self.trump)}"
@@ -92,6 +114,11 @@ class CallFriend:
     card: int
     nth: int
 
+    def __init__(self, seat: int, card: int, nth: int) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "card", card)
+        object.__setattr__(self, "nth", nth)
+
     def __str__(self) -> str:
         return f"call {self.seat} {self.nth} {cards_str((self.card,))}"
 
@@ -102,6 +129,10 @@ class Play:
 
     seat: int
     cards: tuple[int, ...]
+
+    def __init__(self, seat: int, cards: tuple[int, ...]) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "cards", cards)
 
     def __str__(self) -> str:
         return f"play {self.seat} {cards_str(self.cards)}"
@@ -124,6 +155,9 @@ class Redeal:
     """
 
     seat: int = SYSTEM
+
+    def __init__(self, seat: int = SYSTEM) -> None:
+        object.__setattr__(self, "seat", seat)
 
     def __str__(self) -> str:
         return "redeal"

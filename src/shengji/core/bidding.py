@@ -42,6 +42,15 @@ class Declaration:
     joker: int
     """0 for level cards, else the joker kind (LJ or BJ)."""
 
+    def __init__(
+        self, seat: int, cards: tuple[int, ...], trump: int, count: int, joker: int
+    ) -> None:
+        object.__setattr__(self, "seat", seat)
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "trump", trump)
+        object.__setattr__(self, "count", count)
+        object.__setattr__(self, "joker", joker)
+
     def __str__(self) -> str:
         return f"seat {self.seat}: {cards_str(self.cards)} ({trump_str(self.trump)})"
 

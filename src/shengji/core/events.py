@@ -42,12 +42,21 @@ class CardDealt(Event):
     seat: int
     card: int
 
+    def __init__(self, audience: int | None, seat: int, card: int) -> None:
+        self.audience = audience
+        self.seat = seat
+        self.card = card
+
 
 @dataclass(slots=True)
 class CardCountDealt(Event):
     """Public counterpart of ``CardDealt``: a card went to ``seat``."""
 
     seat: int
+
+    def __init__(self, audience: int | None, seat: int) -> None:
+        self.audience = audience
+        self.seat = seat
 
 
 @dataclass(slots=True)
@@ -63,12 +72,34 @@ class Declared(Event):
     """A first deal's open declarations: who deals if nothing else is declared (the first
     declarer, or this one where an overturn takes the seat); None otherwise."""
 
+    def __init__(
+        self,
+        audience: int | None,
+        seat: int,
+        cards: tuple[int, ...],
+        trump: int,
+        overturn: bool,
+        rebury: bool,
+        dealer_to_be: int | None = None,
+    ) -> None:
+        self.audience = audience
+        self.seat = seat
+        self.cards = cards
+        self.trump = trump
+        self.overturn = overturn
+        self.rebury = rebury
+        self.dealer_to_be = dealer_to_be
+
 
 @dataclass(slots=True)
 class Passed(Event):
     """A seat passed in the declaration window or the 反底 round."""
 
     seat: int
+
+    def __init__(self, audience: int | None, seat: int) -> None:
+        self.audience = audience
+        self.seat = seat
 
 
 @dataclass(slots=True)
@@ -167,6 +198,20 @@ class ThrowFailed(Event):
     forced: tuple[int, ...]
     penalty: int
 
+    def __init__(
+        self,
+        audience: int | None,
+        seat: int,
+        attempted: tuple[int, ...],
+        forced: tuple[int, ...],
+        penalty: int,
+    ) -> None:
+        self.audience = audience
+        self.seat = seat
+        self.attempted = attempted
+        self.forced = forced
+        self.penalty = penalty
+
 
 @dataclass(slots=True)
 class Played(Event):
@@ -174,6 +219,11 @@ class Played(Event):
 
     seat: int
     cards: tuple[int, ...]
+
+    def __init__(self, audience: int | None, seat: int, cards: tuple[int, ...]) -> None:
+        self.audience = audience
+        self.seat = seat
+        self.cards = cards
 
 
 @dataclass(slots=True)
@@ -184,6 +234,15 @@ class TrickWon(Event):
     winner: int
     points: int
     attacker_points: int
+
+    def __init__(
+        self, audience: int | None, trick_no: int, winner: int, points: int, attacker_points: int
+    ) -> None:
+        self.audience = audience
+        self.trick_no = trick_no
+        self.winner = winner
+        self.points = points
+        self.attacker_points = attacker_points
 
 
 @dataclass(slots=True)

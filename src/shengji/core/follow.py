@@ -62,6 +62,22 @@ class Lead:
     slots: tuple[tuple[int, int], ...]
     """``(width, count)``: how many disjoint tuples of each width >= 2 the lead holds."""
 
+    def __init__(
+        self,
+        cards: tuple[int, ...],
+        suit: int,
+        units: tuple[Unit, ...],
+        rungs: tuple[Rung, ...] | None,
+        tractors: tuple[Component, ...],
+        slots: tuple[tuple[int, int], ...],
+    ) -> None:
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "suit", suit)
+        object.__setattr__(self, "units", units)
+        object.__setattr__(self, "rungs", rungs)
+        object.__setattr__(self, "tractors", tractors)
+        object.__setattr__(self, "slots", slots)
+
     @property
     def size(self) -> int:
         """Number of cards led."""

@@ -127,6 +127,14 @@ class TrickRecord:
     winner: int
     points: int
 
+    def __init__(
+        self, leader: int, plays: tuple[tuple[int, tuple[int, ...]], ...], winner: int, points: int
+    ) -> None:
+        object.__setattr__(self, "leader", leader)
+        object.__setattr__(self, "plays", plays)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "points", points)
+
 
 @dataclass(frozen=True)
 class DealResult:
@@ -148,6 +156,36 @@ class DealResult:
     """竞标: the attackers' target the auction set (None in other games)."""
     friend: int | None = None
     """找朋友: the seat revealed as the dealer's friend (None: none, or not that game)."""
+
+    def __init__(
+        self,
+        attacker_points: int,
+        kitty_points: int,
+        kitty_multiplier: int,
+        kitty_gain: int,
+        last_winner: int,
+        last_winning_cards: tuple[int, ...],
+        change: LevelChange,
+        defenders: tuple[int, ...],
+        stake: int,
+        failed_throws: int,
+        failed_seats: tuple[int, ...] = (),
+        target: int | None = None,
+        friend: int | None = None,
+    ) -> None:
+        object.__setattr__(self, "attacker_points", attacker_points)
+        object.__setattr__(self, "kitty_points", kitty_points)
+        object.__setattr__(self, "kitty_multiplier", kitty_multiplier)
+        object.__setattr__(self, "kitty_gain", kitty_gain)
+        object.__setattr__(self, "last_winner", last_winner)
+        object.__setattr__(self, "last_winning_cards", last_winning_cards)
+        object.__setattr__(self, "change", change)
+        object.__setattr__(self, "defenders", defenders)
+        object.__setattr__(self, "stake", stake)
+        object.__setattr__(self, "failed_throws", failed_throws)
+        object.__setattr__(self, "failed_seats", failed_seats)
+        object.__setattr__(self, "target", target)
+        object.__setattr__(self, "friend", friend)
 
     @property
     def kitty_captured(self) -> bool:

@@ -40,6 +40,15 @@ class Unit:
     suit: int
     """Effective suit."""
 
+    def __init__(
+        self, width: int, length: int, faces: tuple[int, ...], top: int, suit: int
+    ) -> None:
+        object.__setattr__(self, "width", width)
+        object.__setattr__(self, "length", length)
+        object.__setattr__(self, "faces", faces)
+        object.__setattr__(self, "top", top)
+        object.__setattr__(self, "suit", suit)
+
     @property
     def size(self) -> int:
         """Number of cards."""
