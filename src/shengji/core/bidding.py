@@ -63,6 +63,17 @@ def make_declaration(
     Valid: n level cards of one suit (faces: in two-colour play ♥ and ♦ are one suit), or
     n >= 2 identical jokers.
     """
+    return _declaration(seat, cards, level, ruleset.two_color)
+
+
+_TWO_COLOURS = (0, 1, 1, 0)
+"""A suit's colour in two-colour play (♠ ♣ black, ♥ ♦ red), as the suit it counts as."""
+
+
+def _declaration(
+    seat: int, cards: Sequence[int], level: int, two_color: bool
+) -> Declaration | None:
+    """``make_declaration`` from the one rule it reads (``Ruleset.two_color``)."""
     if not cards:
         return None
     first = cards[0]
@@ -74,8 +85,7 @@ def make_declaration(
         return None
 
     def colour(k: int) -> int:
-        s = k // 13
-        return {2: 1, 3: 0}.get(s, s) if ruleset.two_color else s
+        return _TWO_COLOURS[k // 13] if two_color else k // 13
 
     suit = colour(first)
     for c in cards:
@@ -164,25 +174,31 @@ def candidate_declarations(
     >>> [cards_str(d.cards) for d in candidate_declarations(0, hand, 1, PRESETS["classic"])]
     ['S3', 'S3 S3', 'BJ BJ']
     """
-    suits = () if level == JOKER_LEVEL else tuple(hand[card(s, level)] for s in range(4))
-    return list(_candidates(seat, suits, hand[LJ], hand[BJ], level, ruleset))
+    suits = (
+        ()
+        if level == JOKER_LEVEL
+        else (hand[level], hand[13 + level], hand[26 + level], hand[39 + level])
+    )
+    return list(_candidates(seat, suits, hand[LJ], hand[BJ], level, ruleset.two_color))
 
 
 @lru_cache(maxsize=4096)
 def _candidates(
-    seat: int, suits: tuple[int, ...], lj: int, bj: int, level: int, ruleset: Ruleset
+    seat: int, suits: tuple[int, ...], lj: int, bj: int, level: int, two_color: bool
 ) -> tuple[Declaration, ...]:
     """``candidate_declarations`` from what it depends on: how many level cards of each suit
     (none at the joker level) and jokers the hand holds (a dealt card changes one seat's
-    hand; the others' answers are looked up)."""
+    hand; the others' answers are looked up), and whether ♥ ♦ and ♠ ♣ are one suit each
+    (the cache's key holds that flag, not the ruleset: hashing a ``Ruleset`` hashes every
+    rule, ~14k instructions)."""
     out: list[Declaration] = []
     by_colour: list[list[int]] = [[], [], [], []]
     for s, n in enumerate(suits):
-        target = {2: 1, 3: 0}.get(s, s) if ruleset.two_color else s
+        target = _TWO_COLOURS[s] if two_color else s
         by_colour[target].extend([card(s, level)] * n)
     for cards in by_colour:
         for n in range(1, len(cards) + 1):
-            d = make_declaration(seat, cards[:n], level, ruleset)
+            d = _declaration(seat, cards[:n], level, two_color)
             if d is not None:
                 out.append(d)
     for j, held in ((LJ, lj), (BJ, bj)):
