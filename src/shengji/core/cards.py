@@ -147,9 +147,13 @@ _CARD_STR = {k: SUITS[k // 13] + RANKS[k % 13] for k in range(52)} | {LJ: "LJ", 
 
 
 def cards_str(cards: Iterable[int]) -> str:
-    """Cards in canonical notation, in the given order, separated by spaces."""
-    try:
-        return " ".join(map(_CARD_STR.__getitem__, cards))
+    """Cards in canonical notation, in the given order, separated by spaces.
+
+    >>> cards_str([53, 12, 12])
+    'BJ SA SA'
+    """
+    try:  # a list comprehension: mypyc compiles it (``map`` of a bound method it cannot)
+        return " ".join([_CARD_STR[c] for c in cards])
     except (KeyError, TypeError):
         return " ".join(card_str(c) for c in cards)  # raises the clear error
 
