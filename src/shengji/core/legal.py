@@ -30,7 +30,7 @@ from shengji.core.actions import (
     Pass,
     Play,
 )
-from shengji.core.draws import below, pick, shuffle
+from shengji.core.draws import below, between, pick, sample, shuffle
 from shengji.core.follow import (
     Lead,
     best_structure_key,
@@ -246,7 +246,7 @@ class LegalActions:
         if self.kind == "list":
             return pick(rng, self.small)
         if self.kind == "bury":
-            return Bury(seat, tuple(sorted(rng.sample(_cards(st.hands[seat]), self.bury_count))))
+            return Bury(seat, tuple(sorted(sample(rng, _cards(st.hands[seat]), self.bury_count))))
         ctx = st.ctx
         assert ctx is not None
         if self.kind == "lead":
@@ -274,7 +274,7 @@ class LegalActions:
         suited = [c for c in cards if ctx.esuit[c] == suit]
         if len(suited) < 2:
             return None
-        combo = tuple(sorted(rng.sample(suited, rng.randint(2, min(len(suited), 6)))))
+        combo = tuple(sorted(sample(rng, suited, between(rng, 2, min(len(suited), 6)))))
         if len(decompose(combo, ctx)) < 2:
             return None
         act = Play(seat, combo)
@@ -354,9 +354,9 @@ def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int,
         return (pick(rng, suited),)
     if len(suited) <= n:
         others = [c for c in _cards(hand) if ctx.esuit[c] != s]
-        return tuple(sorted(suited + rng.sample(others, n - len(suited))))
+        return tuple(sorted(suited + sample(rng, others, n - len(suited))))
     if not lead.has_structure:
-        return tuple(sorted(rng.sample(suited, n)))
+        return tuple(sorted(sample(rng, suited, n)))
     best = best_structure_key(lead, pos_counts_from_hand(hand, s, ctx))
     faces = _structured_core(lead, pos_counts_from_hand(hand, s, ctx), best, rng)
     if faces is not None and len(faces) <= n:
@@ -364,7 +364,7 @@ def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int,
         rest = list(suited)
         for c in core:
             rest.remove(c)
-        play = tuple(sorted(core + rng.sample(rest, n - len(core))))
+        play = tuple(sorted(core + sample(rng, rest, n - len(core))))
         if structure_key(lead, pos_counts(play, s, ctx)) == best:
             return play
     options = list(itertools.islice(legal_follows(lead.cards, hand, ctx, state.ruleset), 5000))
