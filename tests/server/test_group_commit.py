@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
@@ -139,5 +140,36 @@ def test_rooms_acting_faster_than_the_gap_share_commits_and_a_lone_action_waits_
         assert loop.time() - start < 1.0
         assert len(await _rows(store)) == 11
         await store.close()
+
+    asyncio.run(go())
+
+
+def test_closing_does_not_wait_again_for_a_write_a_hung_database_holds(tmp_path: Path) -> None:
+    """A server's shutdown drains the writer for at most 5 s, then closes the store with no
+    further wait (server/app.py): a write the database never answers does not hold the
+    shutdown up for the store's own 10 s on top."""
+
+    async def go() -> None:
+        store, ids = await _store(tmp_path, 1)
+        hung = asyncio.Event()
+
+        async def never(conn: Any, group: Any) -> Any:
+            hung.set()
+            await asyncio.Event().wait()
+
+        store.writer._commit = never  # type: ignore[method-assign]
+        fut = await _submit(store, ids[0], range(1, 2))
+        await hung.wait()
+        assert not await store.writer.drain(0.2)
+        queued = await _submit(store, ids[0], range(2, 3))
+        one_lane = store.writer.lanes == 1  # SQLite: the second write waits behind the first
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        await store.close(0.0)
+        assert loop.time() - started < 2.0
+        assert not fut.done()  # the held write's outcome is unknown
+        if one_lane:
+            with pytest.raises(RuntimeError, match="store closed"):
+                await queued  # never written: its room hears so
 
     asyncio.run(go())

@@ -114,6 +114,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         store = Store(url)
         store.writer.gap_s = settings.log_commit_gap_s
         own_lock = None if lock is not None and lock.held else DataDirLock.acquire(url)
+        close_wait_s = 10.0  # how long closing the store may wait for queued writes
         try:
             await store.start()
             bots = BotRunner(settings.bot_mode, settings.bot_workers, settings.bot_budget_s)
@@ -158,12 +159,15 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
                 await lobby.close()
                 if router is not None:
                     await router.stop()
-                await store.writer.drain(5.0)  # the rooms' last rows, under our leases
+                # the rooms' last rows, under our leases; writes that a hung database holds
+                # past that are given up (closing the store does not wait for them again)
+                if not await store.writer.drain(5.0):
+                    close_wait_s = 0.0
                 await leases.stop(release=True)  # others adopt our rooms at once
                 bots.close()
                 metrics.forget_lobby(lobby)
         finally:
-            await store.close()
+            await store.close(close_wait_s)
             if own_lock is not None:
                 own_lock.release()
 

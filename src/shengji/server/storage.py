@@ -212,10 +212,10 @@ class Store:
         self.writer.start()
         self._started = True
 
-    async def close(self) -> None:
-        """Flush queued writes, stop the writer, close the pool."""
+    async def close(self, wait_s: float = 10.0) -> None:
+        """Flush queued writes (waiting at most ``wait_s``), stop the writer, close the pool."""
         if self._started:
-            await self.writer.close()
+            await self.writer.close(wait_s)
             self._started = False
         await self.health.close()
         await self.engine.dispose()
