@@ -20,7 +20,7 @@ Declarations follow hand strength (``declare``), burials keep trumps, points and
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from shengji.bots.bidder import choose_bid, choose_trump
 from shengji.bots.bury import choose_burial
@@ -328,7 +328,9 @@ class HeuristicBot:
         return None
 
 
-def _forced_follow(hand: Sequence[int], lead: Lead, ctx: TrumpContext) -> tuple[int, ...] | None:
+def _forced_follow(
+    hand: tuple[int, ...], lead: Lead, ctx: TrumpContext
+) -> tuple[int, ...] | None:
     """The one follow ``_follow`` could choose, when the rules leave only one, else None:
     the whole hand on the last trick, every card of the led suit when it has just as many,
     or the only kind of the led suit for a single (nothing then needs scoring).

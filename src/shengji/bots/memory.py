@@ -51,7 +51,7 @@ class Memory:
         m.tricks_seen = self.tricks_seen
         return m
 
-    def set_hand(self, hand: Sequence[int], kitty: Sequence[int] = ()) -> None:
+    def set_hand(self, hand: tuple[int, ...], kitty: Sequence[int] = ()) -> None:
         """Unseen = every copy less the played cards, ``hand`` and a kitty this seat saw."""
         d, played = self.decks, self.played
         self.unseen = [d - played[k] - hand[k] for k in range(54)]

@@ -27,7 +27,7 @@ from shengji.core.units import Unit, placements
 class Odds:
     """Chance estimates for one decision (cached per question)."""
 
-    def __init__(self, mem: Memory, sizes: Sequence[int], hidden_kitty: int) -> None:
+    def __init__(self, mem: Memory, sizes: tuple[int, ...], hidden_kitty: int) -> None:
         self.mem = mem
         self.sizes = sizes
         self.hidden_kitty = hidden_kitty

@@ -18,8 +18,6 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from shengji.bots.memory import Memory
 from shengji.bots.odds import Odds
 from shengji.core.cards import points, points_of
@@ -61,13 +59,13 @@ POINT_KINDS = tuple(k for k in range(54) if points(k))
 """The card kinds that carry points (5s, 10s, Ks)."""
 
 
-def unseen_points(unseen: Sequence[int]) -> int:
+def unseen_points(unseen: list[int]) -> int:
     """Points among the unseen cards (a count vector)."""
     return sum([points(k) * unseen[k] for k in POINT_KINDS])
 
 
 def card_values(
-    mem: Memory, hand: Sequence[int], held: Sequence[int] | None = None
+    mem: Memory, hand: tuple[int, ...], held: list[int] | None = None
 ) -> list[float]:
     """Future worth of each card kind in ``hand``: trumps by rank, boss cards high
     (``held``: the hand's cards per effective suit, when known)."""
@@ -104,10 +102,10 @@ class Outlook:
         ruleset: Ruleset,
         seat: int,
         team: frozenset[int],
-        hand: Sequence[int],
+        hand: tuple[int, ...],
         lead: Lead | None,
         plays: Plays,
-        sizes: Sequence[int],
+        sizes: tuple[int, ...],
         kitty_points: float,
         side_points: tuple[int, int],
     ) -> None:
@@ -179,7 +177,7 @@ class Outlook:
 
     # ------------------------------------------------------------------ chances
 
-    def beat(self, seat: int, lead: Lead, best: Sequence[int]) -> float:
+    def beat(self, seat: int, lead: Lead, best: tuple[int, ...]) -> float:
         """Chance that ``seat`` (still to play) can beat ``best``, the best play so far."""
         odds, ctx = self.odds, self.ctx
         s = lead.suit
@@ -264,7 +262,7 @@ class Outlook:
 
     # ------------------------------------------------------------------ worth
 
-    def cost(self, play: Sequence[int]) -> float:
+    def cost(self, play: tuple[int, ...]) -> float:
         """Future worth of the cards of ``play`` (pairs broken count extra)."""
         vals, ctx = self.vals, self.ctx
         if len(play) == 1:  # a single (most plays): as below
@@ -281,7 +279,7 @@ class Outlook:
                 c += PAIR_BREAK
         return c
 
-    def void_bonus(self, play: Sequence[int]) -> float:
+    def void_bonus(self, play: tuple[int, ...]) -> float:
         """Bonus for emptying off-suits while trumps remain in hand."""
         held = self.suit_held
         if not held[TRUMP]:
@@ -299,11 +297,11 @@ class Outlook:
                 bonus += VOID_BONUS
         return bonus
 
-    def later_points(self, n: int, later: Sequence[int]) -> float:
+    def later_points(self, n: int, later: list[int]) -> float:
         """Points the seats still to play are expected to add."""
         return n * self.avg_points * len(later) * LATER_SHARE
 
-    def last_trick_bonus(self, lead_cards: Sequence[int]) -> float:
+    def last_trick_bonus(self, lead_cards: tuple[int, ...]) -> float:
         """What rides on the last trick besides its cards (the kitty, multiplied)."""
         if self.sizes[self.seat] > len(lead_cards):
             return 0.0
@@ -313,7 +311,7 @@ class Outlook:
             return mult * sum(self.side_points) / 2.0
         return self.kitty_points * mult
 
-    def score(self, play: tuple[int, ...], lead: Lead, lead_cards: Sequence[int]) -> float:
+    def score(self, play: tuple[int, ...], lead: Lead, lead_cards: tuple[int, ...]) -> float:
         """Worth of playing ``play`` now (as the lead or as a follow)."""
         plays = [*self.plays, (self.seat, play)]
         p, _wi = self.side_wins(plays, lead)

@@ -25,18 +25,18 @@ from shengji.core.order import TRUMP, TrumpContext
 from shengji.core.tricks import dominant_component
 from shengji.core.units import Component, PosCounts, placements, pos_counts, pos_counts_from_hand
 
-Key = Sequence[float]
+Key = list[float]
 """Preference per card kind: lower is played first."""
 
 _MAX_NODES = 400
 
 
-def cards_of(hand: Sequence[int], kinds: Sequence[int] | range = range(54)) -> list[int]:
+def cards_of(hand: tuple[int, ...], kinds: Sequence[int] | range = range(54)) -> list[int]:
     """The cards of a count vector among ``kinds``, with repeats."""
     return [k for k in kinds if hand[k] for _ in range(hand[k])]
 
 
-def realize(faces: dict[int, int], hand: Sequence[int], ctx: TrumpContext, key: Key) -> list[int]:
+def realize(faces: dict[int, int], hand: tuple[int, ...], ctx: TrumpContext, key: Key) -> list[int]:
     """Real cards of ``hand`` for ``faces`` (face → copies), cheapest kinds first."""
     out: list[int] = []
     if not ctx.two_color:
@@ -132,7 +132,7 @@ def _comp_sets(lead: Lead, best: tuple[int, ...]) -> list[list[Component]]:
 
 
 def structured(
-    lead: Lead, hand: Sequence[int], ctx: TrumpContext, key: Key
+    lead: Lead, hand: tuple[int, ...], ctx: TrumpContext, key: Key
 ) -> tuple[int, ...] | None:
     """A legal follow from ``hand`` with the led suit's owed structure, cheapest by ``key``.
 
@@ -164,7 +164,7 @@ def structured(
 
 
 def same_shape_units(
-    lead: Lead, hand: Sequence[int], ctx: TrumpContext, suit: int
+    lead: Lead, hand: tuple[int, ...], ctx: TrumpContext, suit: int
 ) -> list[tuple[int, tuple[int, ...]]]:
     """``(top, cards)`` for each unit of ``suit`` in ``hand`` shaped like a one-unit lead."""
     u = lead.units[0]
@@ -181,7 +181,7 @@ def same_shape_units(
     return out
 
 
-def ruffs(lead: Lead, hand: Sequence[int], ctx: TrumpContext, key: Key) -> list[tuple[int, ...]]:
+def ruffs(lead: Lead, hand: tuple[int, ...], ctx: TrumpContext, key: Key) -> list[tuple[int, ...]]:
     """All-trump plays that hold every shape of an off-suit lead, one per dominant top,
     cheapest by ``key`` (lowest top first)."""
     n = lead.size
