@@ -20,7 +20,9 @@ from shengji.bots.random import RandomBot
 from shengji.bots.sampler import follows_hold, sample_hidden, structured_follows, tells
 from shengji.bots.search import SearchBot
 from shengji.core.actions import Play
+from shengji.core.cards import SPADES, parse_cards
 from shengji.core.determinize import start_of_play, state_from_view
+from shengji.core.order import TRUMP, context
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import DealState, Phase
 from shengji.core.units import decompose_counts, pos_counts_from_hand
@@ -176,6 +178,43 @@ def test_the_follows_tell_the_truth_most_of_the_time() -> None:
                     for k in state.ctx.suit_kinds[suit]
                 )
     assert told > 50
+    assert met / told > 0.9
+
+
+def test_a_declined_ruff_tells_which_trumps_the_seat_lacked() -> None:
+    """A seat void in a led side suit that let an opponent keep points on the table (it
+    discarded, or played a trump too low to take them) held no trump that would have taken
+    them; a ruff that takes the trick, or a trick with no points, tells nothing."""
+    ctx = context(0, SPADES)  # level 2, spades trump
+    hk, h3, c3, s3, s4, sa, bj = parse_cards("HK H3 C3 S3 S4 SA BJ")
+    led = ((0, (hk,)),)
+    assert sampler._declined_ruff(led, c3, hk, ctx) == (-1, 1 << 30)  # no trump at all
+    ruffed = ((0, (hk,)), (1, (s4,)))
+    assert sampler._declined_ruff(ruffed, c3, s4, ctx) == (ctx.pos[s4], 1 << 30)
+    assert sampler._declined_ruff(ruffed, s3, s4, ctx) == (ctx.pos[s4], 1 << 30)  # too low
+    assert sampler._declined_ruff(ruffed, sa, s4, ctx) is None  # over-ruffed
+    assert sampler._declined_ruff(led, s3, hk, ctx) is None  # ruffed
+    assert sampler._declined_ruff(((0, (h3,)),), c3, h3, ctx) is None  # no points on it
+    assert sampler._declined_ruff(((0, (hk,)), (1, (bj,))), c3, bj, ctx) is None  # nothing above
+
+
+def test_declined_ruffs_tell_the_truth_among_heuristic_players() -> None:
+    """Among heuristic players the declined ruffs are right nearly always (a world still
+    keeps one only with ``TRUST_NO_RUFF``: people hold a trump back on purpose)."""
+    met = told = 0
+    for seed in range(24):
+        state = playing_states("classic", seed, heuristic=True)[-1]  # the last trick's
+        assert state.ctx is not None
+        for seat in range(4):
+            ruffs = [t for t in tells(view_for(state, seat)) if t[4] == sampler.TRUST_NO_RUFF]
+            for other, suit, lo, hi, _trust in ruffs:
+                assert suit == TRUMP
+                told += 1
+                met += not any(
+                    state.hands[other][k] and lo < state.ctx.pos[k] < hi
+                    for k in state.ctx.suit_kinds[suit]
+                )
+    assert told > 20
     assert met / told > 0.9
 
 
