@@ -159,10 +159,8 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
                 await lobby.close()
                 if router is not None:
                     await router.stop()
-                # the rooms' last rows, under our leases; writes that a hung database holds
-                # past that are given up (closing the store does not wait for them again)
-                if not await store.writer.drain(5.0):
-                    close_wait_s = 0.0
+                # the rooms' last rows, under our leases (not waited for again if held)
+                close_wait_s = 10.0 if await store.writer.drain(5.0) else 0.0
                 await leases.stop(release=True)  # others adopt our rooms at once
                 bots.close()
                 metrics.forget_lobby(lobby)
