@@ -161,6 +161,16 @@ def test_the_search_with_inference_decides_from_the_view_only(draws: int, tells:
     assert checked
 
 
+def _holds(state: DealState, tell: sampler.Tell) -> bool:
+    """Whether the seat a tell names holds no card of the tell's range now (it held none
+    then, so it holds none now)."""
+    other, suit, lo, hi, _trust = tell
+    assert state.ctx is not None
+    return not any(
+        state.hands[other][k] and lo < state.ctx.pos[k] < hi for k in state.ctx.suit_kinds[suit]
+    )
+
+
 def test_the_follows_tell_the_truth_most_of_the_time() -> None:
     """A duck under an opponent's winning card of the led suit, or the cheapest beat of
     it, tells which cards the seat lacks: among heuristic players the true hands agree
@@ -170,13 +180,10 @@ def test_the_follows_tell_the_truth_most_of_the_time() -> None:
         for state in playing_states("classic", seed, heuristic=True)[::7]:
             seat = state.to_act
             assert seat is not None and state.ctx is not None
-            for other, suit, lo, hi, trust in tells(view_for(state, seat)):
-                assert other != seat and 0 < trust < 1
+            for tell in tells(view_for(state, seat)):
+                assert tell[0] != seat and 0 < tell[4] < 1
                 told += 1
-                met += not any(
-                    state.hands[other][k] and lo < state.ctx.pos[k] < hi
-                    for k in state.ctx.suit_kinds[suit]
-                )
+                met += _holds(state, tell)
     assert told > 50
     assert met / told > 0.9
 
@@ -207,13 +214,10 @@ def test_declined_ruffs_tell_the_truth_among_heuristic_players() -> None:
         assert state.ctx is not None
         for seat in range(4):
             ruffs = [t for t in tells(view_for(state, seat)) if t[4] == sampler.TRUST_NO_RUFF]
-            for other, suit, lo, hi, _trust in ruffs:
-                assert suit == TRUMP
+            for tell in ruffs:
+                assert tell[1] == TRUMP
                 told += 1
-                met += not any(
-                    state.hands[other][k] and lo < state.ctx.pos[k] < hi
-                    for k in state.ctx.suit_kinds[suit]
-                )
+                met += _holds(state, tell)
     assert told > 20
     assert met / told > 0.9
 
