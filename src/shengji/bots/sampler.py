@@ -156,8 +156,10 @@ def structured_follows(view: DealView) -> list[Follow]:
 def tells(view: DealView) -> list[Tell]:
     """The other seats' follows of a single lead, in the led suit, while an opponent's card
     of it was winning: a duck under it (nothing above it), or a beat (nothing between it
-    and the card that beat it). Fixed partnerships only; a tell that a later play of the
-    seat shows false (it played a card of that range later) is left out.
+    and the card that beat it); and from a seat void in a led side suit, a declined ruff of
+    points (``_declined_ruff``: no trump that would have taken them). Fixed partnerships
+    only; a tell that a later play of the seat shows false (it played a card of that range
+    later) is left out.
     tests/bots/test_inference.py checks them on seeded deals."""
     ctx = view.ctx
     rs = view.ruleset
