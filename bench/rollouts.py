@@ -84,6 +84,9 @@ def search_rates(where: Sequence[tuple[DealState, DealView]], think_ms: float) -
 def _measure(policy: str, views: Sequence[DealView], per: int, seed: int) -> list[float]:
     rng = random.Random(seed)
     bots = [make_bot(policy, f"{seed}.{s}") for s in range(4)]
+    for b in bots:  # as a search's rollouts play (search.rollout_players)
+        if hasattr(b, "trusted"):
+            b.trusted = True
     times: list[float] = []
     for v in views:
         for _ in range(per):

@@ -20,7 +20,7 @@ arena (``registry.ARENA_ONLY``).
 from __future__ import annotations
 
 from shengji.bots.heuristic import HeuristicBot
-from shengji.bots.search import deal_value, rollout
+from shengji.bots.search import deal_value, rollout, rollout_players
 from shengji.core.actions import Action, Play
 from shengji.core.determinize import state_from_view
 from shengji.core.legal import LegalActions, hand_units
@@ -38,7 +38,7 @@ class CheatBot:
 
     def __init__(self, seed: int | str | None = None) -> None:
         self.policy = HeuristicBot(seed)
-        self.players = [HeuristicBot(f"{seed}.rollout.{k}") for k in range(6)]
+        self.players = rollout_players("heuristic", seed)
         self._deal: DealState | None = None
 
     def peek(self, deal: DealState) -> None:

@@ -65,6 +65,11 @@ class HeuristicBot:
         self._mem_tricks: tuple[object, ...] = ()
         self.fallbacks = 0
         """Decisions where the bot's own choice was not legal and a random one was taken."""
+        self.trusted = False
+        """In a search's rollouts (``search.rollout_players``): its leads and follows are
+        taken as legal without the full check (``LegalActions.trust``), as the engine takes
+        its own; tests/bots/test_trusted_rollouts.py checks such rollouts against checked
+        ones. Never for a seat at a table."""
         self._scored: list[tuple[float, tuple[int, ...]]] | None = None
 
     # ------------------------------------------------------------------ protocol
@@ -93,7 +98,10 @@ class HeuristicBot:
             cards = choose_burial(view.hand_counts, ctx, count, defender, view.ruleset.decks)
             action: Action = Bury(seat, tuple(sorted(cards)))
         elif kind in ("lead", "follow"):
-            action = Play(seat, self._play(view, legal, ctx))
+            play = self._play(view, legal, ctx)
+            if self.trusted:
+                return legal.trust(play)
+            action = Play(seat, play)
         else:
             return legal.sample(self.rng)
         vouched = legal.vouch(action)  # checked once; the engine does not check it again

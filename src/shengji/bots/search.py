@@ -75,6 +75,18 @@ def rollout(state: DealState, bots: Sequence[Bot]) -> DealResult:
     return state.result
 
 
+def rollout_players(name: str, seed: int | str | None, seats: int = 6) -> list[Bot]:
+    """The bots that play a search's rollouts: ``name`` in every seat, a heuristic one
+    trusted to play legally (``HeuristicBot.trusted``: its plays are not checked again)."""
+    from shengji.bots.registry import make_bot
+
+    players = [make_bot(name, f"{seed}.rollout.{k}") for k in range(seats)]
+    for p in players:
+        if isinstance(p, HeuristicBot):
+            p.trusted = True
+    return players
+
+
 class SearchBot:
     """Determinized sampling over candidate plays, with policy rollouts."""
 
@@ -118,7 +130,7 @@ class SearchBot:
         policy = "heuristic" if "heuristic" in BOTS else "random"
         rollout = rollout if rollout in BOTS else policy
         self.policy: Bot = make_bot(policy, f"{seed}.policy")
-        self.players = [make_bot(rollout, f"{seed}.rollout.{k}") for k in range(6)]
+        self.players = rollout_players(rollout, seed)
         self.last_worlds = 0
         self.searched = 0
         """Decisions searched (more than one candidate)."""

@@ -173,6 +173,13 @@ class LegalActions:
             self.book[id(act)] = act
         return act
 
+    def trust(self, cards: tuple[int, ...]) -> Play:
+        """A lead or follow of this seat taken as legal without a check, as if generated
+        here: only for a simulation's own policy (a search's rollout bots), where the play
+        comes from code that builds legal plays and a wrong one would only spoil the
+        simulation. Anything from a player or a bot at a table goes through ``vouch``."""
+        return self._play(cards)
+
     def vouch(self, action: Action) -> Action | None:
         """``action`` checked in full: None if it is not legal here, else an equal action
         vouched for this position (the engine then applies it without checking again).
