@@ -13,12 +13,14 @@ It declares, buries and calls like ``heuristic``; each lead or follow is, with c
 
 from __future__ import annotations
 
+from typing import Final
+
 from shengji.bots.heuristic import HeuristicBot
 from shengji.core.actions import Action
 from shengji.core.legal import LegalActions
 from shengji.core.views import DealView
 
-BLUNDER = 1 / 3
+BLUNDER: Final = 1 / 3
 """Chance that a lead or follow is a random legal play."""
 
 

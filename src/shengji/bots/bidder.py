@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from shengji.bots.declare import strength
 from shengji.core.actions import Action, Bid, NameTrump, Pass
@@ -28,17 +29,17 @@ from shengji.core.order import TRUMP, context_for
 from shengji.core.ruleset import Ruleset
 from shengji.core.views import DealView
 
-BASE_POINTS = 224.0
+BASE_POINTS: Final = 224.0
 """Predicted attacker points for a hand of no strength at all. The four weights are a
 least-squares fit over 2000 heuristic self-play deals (attackers took 118 on average,
 with 31 points of spread the hand does not explain)."""
-PER_STRENGTH = 162.0
+PER_STRENGTH: Final = 162.0
 """Fewer attacker points per unit of best-suit strength."""
-PER_ACE = 1.5
+PER_ACE: Final = 1.5
 """Fewer attacker points per off-suit ace."""
-PER_PAIR = 4.5
+PER_PAIR: Final = 4.5
 """Fewer attacker points per off-suit pair."""
-MARGIN = -10.0
+MARGIN: Final = -10.0
 """The bot deals for any target down to its predicted attacker points plus this. Dealing is
 worth more than letting another deal cheaply: in three-bot matches, margins of −10 and −15
 won about 35% each against −5, and −10 won 4–5 times as often as +5 or +25."""

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Final
 
 from shengji.core.cards import points
 from shengji.core.order import TRUMP, TrumpContext
 
-VOID_WORTH = 20.0
+VOID_WORTH: Final = 20.0
 """Worth of an empty off-suit when burying."""
 
 

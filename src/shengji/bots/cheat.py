@@ -19,6 +19,8 @@ arena (``registry.ARENA_ONLY``).
 
 from __future__ import annotations
 
+from typing import Final
+
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.search import deal_value, rollout, rollout_players
 from shengji.core.actions import Action, Play
@@ -27,7 +29,7 @@ from shengji.core.legal import LegalActions, hand_units
 from shengji.core.state import DealState, Phase
 from shengji.core.views import DealView
 
-CANDIDATES = 10
+CANDIDATES: Final = 10
 """Plays tried per decision (each is one rollout: the deal is known, nothing is sampled)."""
 
 

@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from shengji.core.actions import Action, Declare, Pass
 from shengji.core.bidding import make_declaration
@@ -25,22 +26,22 @@ from shengji.core.ruleset import Ruleset
 from shengji.core.state import Phase
 from shengji.core.views import DealView
 
-MIN_CARDS = 3
+MIN_CARDS: Final = 3
 """No declaration on fewer cards than this while dealing."""
-DEAL_BAR = (0.40, 0.32)
+DEAL_BAR: Final = (0.40, 0.32)
 """Strength needed while dealing: at the first cards, and once all cards are in."""
-WINDOW_BAR = 0.40
+WINDOW_BAR: Final = 0.40
 """Strength needed in the window after the deal."""
-NOBODY_BAR = 0.30
+NOBODY_BAR: Final = 0.30
 """Strength enough to declare in the window when nobody has declared."""
-OVERTURN_MARGIN = 0.10
-FIRST_DEAL_MARGIN = 0.03
+OVERTURN_MARGIN: Final = 0.10
+FIRST_DEAL_MARGIN: Final = 0.03
 """First deal, where overturning also takes the dealer seat: overturn more readily."""
-FIRST_DEAL_RACE = 0.06
+FIRST_DEAL_RACE: Final = 0.06
 """First deal, where the first declarer deals and nobody has declared: the bar drops by this."""
-PARTNER_MARGIN = 0.25
-REBURY_BAR = 0.62
-REBURY_MARGIN = 0.20
+PARTNER_MARGIN: Final = 0.25
+REBURY_BAR: Final = 0.62
+REBURY_MARGIN: Final = 0.20
 
 
 def strength(hand: Sequence[int], level: int, trump: int, ruleset: Ruleset) -> float:

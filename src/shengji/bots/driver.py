@@ -14,6 +14,7 @@ whether it declares; after the last card the declaration window asks each seat i
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Final
 
 from shengji.bots.base import Bot
 from shengji.bots.fault import BotFault as BotFault  # re-exported: the driver raises it
@@ -33,7 +34,7 @@ from shengji.core.ruleset import Ruleset
 from shengji.core.state import PHASE_DEALING
 from shengji.core.views import view_for
 
-_DEAL = Deal()
+_DEAL: Final = Deal()
 Listener = Callable[[Action, MatchState, list[Event]], None]
 
 

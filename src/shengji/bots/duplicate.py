@@ -20,7 +20,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from shengji.bots.base import Bot, TimedBot
 from shengji.bots.driver import play_match
@@ -29,7 +29,7 @@ from shengji.bots.registry import make_bot
 from shengji.core.match import team_of
 from shengji.core.ruleset import Ruleset
 
-Z95 = 1.959964
+Z95: Final = 1.959964
 
 
 @dataclass

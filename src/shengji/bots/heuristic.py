@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from typing import Final
 
 from shengji.bots.bidder import choose_bid, choose_trump
 from shengji.bots.bury import choose_burial
@@ -28,7 +29,7 @@ from shengji.bots.declare import choose_declaration
 from shengji.bots.friend import choose_call, partners, sure_friend
 from shengji.bots.memory import Memory
 from shengji.bots.odds import Odds
-from shengji.bots.outlook import Outlook, Plays, unseen_points
+from shengji.bots.outlook import Outlook, Plays
 from shengji.bots.plays import cards_of, cheapest, realize, ruffs, same_shape_units, structured
 from shengji.core.actions import Action, Bury, Deal, Play
 from shengji.core.cards import points, points_of
@@ -40,17 +41,17 @@ from shengji.core.throws import check_throw
 from shengji.core.units import decompose_counts, pos_counts_from_hand
 from shengji.core.views import DealView
 
-BOSS_LEAD_COST = 0.3
+BOSS_LEAD_COST: Final = 0.3
 """Share of a boss card's worth counted when it is led (cashing it is what it is for)."""
-TRUMP_DRAW = 2.5
+TRUMP_DRAW: Final = 2.5
 """Bonus for leading trump while long in trumps and opponents may still hold some."""
-LEAD_POINT_RISK = 0.8
+LEAD_POINT_RISK: Final = 0.8
 """Extra cost per point of a lead that is not a boss (it may well be lost)."""
-BOSS_TRUMP_LEAD_COST = 0.0
+BOSS_TRUMP_LEAD_COST: Final = 0.0
 """The same share for leading a boss trump (keeping control of trumps has worth)."""
-FEED = 1.0
+FEED: Final = 1.0
 """Point weight when choosing which cards to add: + avoids points, - feeds them."""
-FRIEND_REVEAL = 3.0
+FRIEND_REVEAL: Final = 3.0
 """找朋友: bonus for leading the called card when this seat knows it is the friend."""
 
 
@@ -183,9 +184,8 @@ class HeuristicBot:
         if holder and view.kitty is not None:
             kitty_points = float(points_of(view.kitty))
         else:
-            unseen_n = sum(mem.unseen)
-            unseen_pts = unseen_points(mem.unseen)
-            kitty_points = unseen_pts * hidden / unseen_n if unseen_n else 0.0
+            unseen_n = mem.unseen_total
+            kitty_points = mem.unseen_points * hidden / unseen_n if unseen_n else 0.0
         defenders = set(view.defenders)
         team = partners(view, seat)
         def_points = sum([t.points for t in view.tricks if t.winner in defenders])
@@ -354,7 +354,10 @@ def _forced_follow(
     True
     """
     n = lead.size
-    if sum(hand) == n:
+    held = 0
+    for c in hand:  # a loop, not ``sum``: the compiled build keeps C ints
+        held += c
+    if held == n:
         return tuple(sorted(k for k in range(54) for _ in range(hand[k])))
     suited = cards_of(hand, ctx.suit_kinds[lead.suit])
     if len(suited) == n or (n == 1 and suited and min(suited) == max(suited)):

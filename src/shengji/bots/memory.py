@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from shengji.core.cards import POINTS_BY_KIND
 from shengji.core.order import TRUMP, TrumpContext
 from shengji.core.units import PosCounts, best_placement_top, pos_counts_from_hand
 
@@ -36,6 +37,8 @@ class Memory:
         self.seat = seat
         self.played = [0] * 54
         self.unseen = [decks] * 54
+        self.unseen_total = 54 * decks
+        self.unseen_points = 100 * decks
         self.voids: list[frozenset[int]] = [frozenset()] * players
         self.pairless: list[frozenset[int]] = [frozenset()] * players
         self.tricks_seen = 0
@@ -54,9 +57,19 @@ class Memory:
     def set_hand(self, hand: tuple[int, ...], kitty: Sequence[int] = ()) -> None:
         """Unseen = every copy less the played cards, ``hand`` and a kitty this seat saw."""
         d, played = self.decks, self.played
-        self.unseen = [d - played[k] - hand[k] for k in range(54)]
+        unseen = [d - played[k] - hand[k] for k in range(54)]
         for c in kitty:
-            self.unseen[c] -= 1
+            unseen[c] -= 1
+        self.unseen = unseen
+        total = pts = 0
+        for k in range(54):  # loops, not ``sum``: the compiled build keeps them in C ints
+            n = unseen[k]
+            total += n
+            pts += POINTS_BY_KIND[k] * n
+        self.unseen_total = total
+        """How many cards are unseen (in the other hands or the hidden kitty)."""
+        self.unseen_points = pts
+        """The points among them."""
         self._pc.clear()
         self._above.clear()
 
@@ -73,7 +86,13 @@ class Memory:
                 played[c] += 1
             if i == 0:
                 continue
-            k = (es[cards[0]] == s) if n == 1 else sum([1 for c in cards if es[c] == s])
+            if n == 1:
+                k = 1 if es[cards[0]] == s else 0
+            else:
+                k = 0
+                for c in cards:
+                    if es[c] == s:
+                        k += 1
             if k < n:
                 self.voids[seat] |= {s}
                 self.pairless[seat] |= {s}
@@ -86,7 +105,10 @@ class Memory:
     def suit_unseen(self, suit: int) -> int:
         """How many unseen cards the effective suit still has."""
         u = self.unseen
-        return sum([u[k] for k in self.ctx.suit_kinds[suit]])
+        n = 0
+        for k in self.ctx.suit_kinds[suit]:  # a loop, not ``sum``: compiled to C ints
+            n += u[k]
+        return n
 
     def unseen_pc(self, suit: int) -> PosCounts:
         """The unseen cards of a suit by position (cached until the next trick)."""
@@ -99,23 +121,25 @@ class Memory:
         """Unseen cards of a suit at each position or above (one more entry, 0, at the end;
         cached until the next trick)."""
         got = self._above.get(suit)
-        if got is None:
-            pc = self.unseen_pc(suit)
-            got = [0] * (len(pc) + 1)
+        if got is None:  # counted straight from ``unseen``: no ``unseen_pc`` needed
+            ctx, unseen = self.ctx, self.unseen
+            pos = ctx.pos
+            got = [0] * (len(ctx.pos_faces[suit]) + 1)
+            for k in ctx.suit_kinds[suit]:
+                got[pos[k]] += unseen[k]
             n = 0
-            for p in range(len(pc) - 1, -1, -1):
-                for e in pc[p]:
-                    n += e[1]
+            for p in range(len(got) - 2, -1, -1):
+                n += got[p]
                 got[p] = n
             self._above[suit] = got
         return got
 
     def top_unseen(self, suit: int, width: int = 1, length: int = 1) -> int:
         """Top position of the highest unseen unit of this shape, or -1."""
-        if width == 1 and length == 1:
-            pc = self.unseen_pc(suit)
-            for p in range(len(pc) - 1, -1, -1):
-                if pc[p]:
+        if width == 1 and length == 1:  # the highest position with an unseen card at or above
+            above = self.unseen_above(suit)
+            for p in range(len(above) - 2, -1, -1):
+                if above[p]:
                     return p
             return -1
         return best_placement_top(self.unseen_pc(suit), (width, length))

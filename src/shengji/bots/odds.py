@@ -31,8 +31,9 @@ class Odds:
         self.mem = mem
         self.sizes = sizes
         self.hidden_kitty = hidden_kitty
-        self._void: dict[tuple[int, int], float] = {}
-        self._higher: dict[tuple[int, int, int, int, int], float] = {}
+        self._void: dict[int, float] = {}
+        self._higher: dict[int, float] = {}
+        """Both keyed by one int packing the question (no tuple to build and hash)."""
         self._pools: dict[int, int] = {}
 
     def _pool(self, seat: int, suit: int) -> int:
@@ -59,7 +60,7 @@ class Odds:
 
     def void(self, seat: int, suit: int) -> float:
         """Chance that ``seat`` holds no card of ``suit``."""
-        key = (seat, suit)
+        key = seat * 8 + suit
         got = self._void.get(key)
         if got is not None:
             return got
@@ -81,7 +82,8 @@ class Odds:
 
     def higher(self, seat: int, suit: int, width: int, length: int, top: int) -> float:
         """Chance that ``seat`` holds a unit of this shape in ``suit`` above position ``top``."""
-        key = (seat, suit, width, length, top)
+        # seat < 8, suit < 8, width < 8, length < 64, -1 <= top < 255: one int per question
+        key = (((seat * 8 + suit) * 8 + width) * 64 + length) * 256 + top + 1
         got = self._higher.get(key)
         if got is None:
             got = self._higher[key] = self._higher_uncached(seat, suit, width, length, top)

@@ -18,9 +18,11 @@ True
 
 from __future__ import annotations
 
+from typing import Final
+
 from shengji.bots.memory import Memory
 from shengji.bots.odds import Odds
-from shengji.core.cards import points, points_of
+from shengji.core.cards import points_of
 from shengji.core.follow import Lead
 from shengji.core.order import TRUMP
 from shengji.core.ruleset import Ruleset
@@ -28,40 +30,31 @@ from shengji.core.scoring import kitty_multiplier
 from shengji.core.tricks import dominant_component, trick_winner
 from shengji.core.units import best_placement_top, decompose, pos_counts, suit_of_play
 
-CONTROL = 2.0
+CONTROL: Final = 2.0
 """Worth of leading the next trick, in points."""
-PAIR_BREAK = 3.0
+PAIR_BREAK: Final = 3.0
 """Cost of splitting a pair (or wider tuple) of one's hand."""
-VOID_BONUS = 1.0
+VOID_BONUS: Final = 1.0
 """Worth of emptying an off-suit while holding trumps (a future ruff)."""
-RAISED = 0.5
+RAISED: Final = 0.5
 """How much less likely a partner beats the trick once an opponent may have beaten it."""
-TRUMP_WORTH = (3.0, 5.0, 1.5)
+TRUMP_WORTH: Final = (3.0, 5.0, 1.5)
 """A trump's worth: base, plus span x its rank share, plus a bonus when no unseen trump
 ranks above it."""
-LATER_SHARE = 1.0
+LATER_SHARE: Final = 1.0
 """Share of the average points per card that each seat still to play is expected to add."""
-END_CARDS = 4
+END_CARDS: Final = 4
 """From this many cards in hand on, the top trump is kept for the last trick."""
-TRANSFER_KEEP: tuple[float, ...] = (2.5,) * 4 + (1.25,) * 4 + (0.6,) * 3
+TRANSFER_KEEP: Final[tuple[float, ...]] = (2.5,) * 4 + (1.25,) * 4 + (0.6,) * 3
 """Four decks: shares of the last trick's stake added to one's top trumps, best first."""
-KITTY_KEEP: tuple[float, ...] = (0.8,)
+KITTY_KEEP: Final[tuple[float, ...]] = (0.8,)
 """With a kitty: share of the last trick's stake (the kitty, doubled) added to the top
 trump's worth."""
-OFF_WORTH = (6.0, 3.0, 2.0)
+OFF_WORTH: Final = (6.0, 3.0, 2.0)
 """An off-suit card's worth: a boss, one with at most two unseen cards above it, and
 otherwise up to this much by rank."""
 
 Plays = list[tuple[int, tuple[int, ...]]]
-
-
-POINT_KINDS = tuple(k for k in range(54) if points(k))
-"""The card kinds that carry points (5s, 10s, Ks)."""
-
-
-def unseen_points(unseen: list[int]) -> int:
-    """Points among the unseen cards (a count vector)."""
-    return sum([points(k) * unseen[k] for k in POINT_KINDS])
 
 
 def card_values(
@@ -120,14 +113,18 @@ class Outlook:
             for i in range(1, players)
             if (seat + i) % players not in done
         ]
-        self.suit_held = [sum([hand[k] for k in kinds]) for kinds in self.ctx.suit_kinds]
+        held = [0] * 5
+        esuit = self.ctx.esuit
+        for k in range(54):  # a loop, not ``sum``: the compiled build keeps it in C ints
+            if hand[k]:
+                held[esuit[k]] += hand[k]
+        self.suit_held = held
         """Cards of each effective suit in ``hand``."""
-        self.vals = card_values(mem, hand, self.suit_held)
+        self.vals = card_values(mem, hand, held)
         self.kept = [0.0] * 54
         """The part of ``vals`` that is worth keeping for the last trick."""
-        unseen_n = sum(mem.unseen)
-        unseen_pts = unseen_points(mem.unseen)
-        self.avg_points = unseen_pts / unseen_n if unseen_n else 0.0
+        unseen_n = mem.unseen_total
+        self.avg_points = mem.unseen_points / unseen_n if unseen_n else 0.0
         self.sizes = sizes
         self.kitty_points = kitty_points
         self.side_points = side_points
@@ -138,9 +135,15 @@ class Outlook:
             f = face[k]
             face_counts[f] = face_counts.get(f, 0) + hand[k]
         self.face_counts = face_counts
-        self.table_points = points_of([k for _, c in plays for k in c])
+        cards = [c for _, c in plays]
+        table_points = 0
+        for c in cards:
+            table_points += points_of(c)
+        self.table_points = table_points
         """Points already on the table (the plays before this seat's)."""
-        self._under: tuple[float, int] | None = None
+        self._cards = cards
+        """The cards of ``plays`` (a candidate is added for a moment to find the winner)."""
+        self._under: float | None = None
         """``side_wins`` of any follow that does not take the trick from ``plays`` (the
         best play and the seats after this one are then the same, and so is the chance)."""
 
@@ -228,20 +231,27 @@ class Outlook:
                     p = 1.0 - (1.0 - p) * (1.0 - self.odds.higher(seat, suit, w, size // w, -1))
         return p
 
-    def side_wins(self, plays: Plays, lead: Lead) -> tuple[float, int]:
-        """``(chance the bot's side takes the trick, index of the best play so far)``;
-        ``plays``: the table's (``self.plays``) and then this seat's."""
-        wi = 0 if len(plays) == 1 else trick_winner([c for _, c in plays], self.ctx, self.ruleset)
+    def side_wins(self, play: tuple[int, ...], lead: Lead) -> float:
+        """Chance the bot's side takes the trick once this seat plays ``play`` after the
+        table's plays (``self.plays``; none when ``play`` is a lead, ``lead`` its analysis)."""
         held = len(self.plays)
-        if wi < held and lead is self.lead and len(plays) == held + 1:
-            # a follow that does not take the trick: the same chance for every such follow
-            if self._under is None:
-                self._under = self._side_wins(plays, lead, wi)
-            return self._under
-        return self._side_wins(plays, lead, wi)
+        if not held:
+            return self._side_wins(lead, self.seat, play)
+        cards = self._cards
+        cards.append(play)
+        wi = trick_winner(cards, self.ctx, self.ruleset)
+        cards.pop()
+        if wi == held:
+            return self._side_wins(lead, self.seat, play)
+        wseat, best = self.plays[wi]
+        if lead is not self.lead:
+            return self._side_wins(lead, wseat, best)
+        # a follow that does not take the trick: the same chance for every such follow
+        if self._under is None:
+            self._under = self._side_wins(lead, wseat, best)
+        return self._under
 
-    def _side_wins(self, plays: Plays, lead: Lead, wi: int) -> tuple[float, int]:
-        wseat, best = plays[wi]
+    def _side_wins(self, lead: Lead, wseat: int, best: tuple[int, ...]) -> float:
         # Seats still to play, in order: an opponent may take the trick from the side, a
         # partner may take it back (less likely once an opponent has raised the bar).
         p = 1.0 if wseat in self.team else 0.0
@@ -258,7 +268,7 @@ class Outlook:
                 b = self.beat(s, lead, best)
                 p *= 1.0 - b
                 raised = raised or b > 0.05
-        return p, wi
+        return p
 
     # ------------------------------------------------------------------ worth
 
@@ -313,8 +323,7 @@ class Outlook:
 
     def score(self, play: tuple[int, ...], lead: Lead, lead_cards: tuple[int, ...]) -> float:
         """Worth of playing ``play`` now (as the lead or as a follow)."""
-        plays = [*self.plays, (self.seat, play)]
-        p, _wi = self.side_wins(plays, lead)
+        p = self.side_wins(play, lead)
         stake = self.table_points + points_of(play) + self.later_points(len(play), self.later)
         stake += self.last_trick_bonus(lead_cards)
         return (2 * p - 1) * stake + CONTROL * p - self.cost(play) + self.void_bonus(play)

@@ -31,6 +31,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from shengji.bots.heuristic import HeuristicBot
 from shengji.core.actions import Play
@@ -38,7 +39,7 @@ from shengji.core.determinize import start_of_play
 from shengji.core.errors import IllegalAction
 from shengji.core.views import DealView, view_for
 
-IMPOSSIBLE = 10_000
+IMPOSSIBLE: Final = 10_000
 """The misses of a world the plays rule out: a throw that stood would have failed in it,
 or a follow made was not allowed by its hand."""
 

@@ -19,8 +19,15 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import Final
 
-from shengji.core.follow import Lead, best_structure_key, follow_refusal, structure_key
+from shengji.core.follow import (
+    Lead,
+    best_structure_key,
+    follow_refusal,
+    structure_key,
+    suit_count,
+)
 from shengji.core.order import TRUMP, TrumpContext
 from shengji.core.tricks import dominant_component
 from shengji.core.units import Component, PosCounts, placements, pos_counts, pos_counts_from_hand
@@ -28,7 +35,7 @@ from shengji.core.units import Component, PosCounts, placements, pos_counts, pos
 Key = list[float]
 """Preference per card kind: lower is played first."""
 
-_MAX_NODES = 400
+_MAX_NODES: Final = 400
 
 
 def cards_of(hand: tuple[int, ...], kinds: Sequence[int] | range = range(54)) -> list[int]:
@@ -185,7 +192,7 @@ def ruffs(lead: Lead, hand: tuple[int, ...], ctx: TrumpContext, key: Key) -> lis
     """All-trump plays that hold every shape of an off-suit lead, one per dominant top,
     cheapest by ``key`` (lowest top first)."""
     n = lead.size
-    trumps = sum(hand[k] for k in ctx.suit_kinds[TRUMP])
+    trumps = suit_count(hand, TRUMP, ctx)
     if trumps < n or lead.suit == TRUMP:
         return []
     pc = pos_counts_from_hand(hand, TRUMP, ctx)

@@ -28,14 +28,14 @@ import re
 from collections.abc import Callable
 from functools import cache
 from importlib.metadata import entry_points
-from typing import Any
+from typing import Any, Final
 
 from shengji.bots.base import Bot
 
-GROUP = "shengji.bots"
+GROUP: Final = "shengji.bots"
 """The entry-point group plug-in packages register their bots in."""
 
-_IMPORT = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+_IMPORT: Final = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
 
 class PluginError(ValueError):

@@ -21,10 +21,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping, Sequence
+from typing import Final
 
-PRIOR = 1.0
+PRIOR: Final = 1.0
 """Virtual drawn games added to every matchup."""
-ELO = 400.0 / math.log(10.0)
+ELO: Final = 400.0 / math.log(10.0)
 
 
 def _scores(games: Sequence[float]) -> float:

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from shengji.bots.base import Bot
 
@@ -72,15 +73,17 @@ def _cheat(seed: int | str) -> Bot:
     return CheatBot(seed)
 
 
-LEVELS: dict[str, str] = {"beginner": "beginner", "normal": "heuristic", "expert": "search:300"}
+LEVELS: Final[dict[str, str]] = {
+    "beginner": "beginner", "normal": "heuristic", "expert": "search:300"
+}
 """Player levels (新手 / 普通 / 高手) and the bot spec each one is."""
 
-BOTS: dict[str, BotFactory] = {
+BOTS: Final[dict[str, BotFactory]] = {
     "random": _random, "heuristic": _heuristic, "search": _search, "beginner": _beginner,
 }
 """Registered bot factories by name."""
 
-ARENA_ONLY: dict[str, BotFactory] = {"cheat": _cheat}
+ARENA_ONLY: Final[dict[str, BotFactory]] = {"cheat": _cheat}
 """Bots that see hidden cards: only the arena makes them (``bot_factory``); tables never."""
 
 
@@ -89,11 +92,11 @@ def bot_names() -> list[str]:
     return sorted([*BOTS, *(k for k in LEVELS if k not in BOTS)])
 
 
-MAX_THINK_MS = 60_000.0
+MAX_THINK_MS: Final = 60_000.0
 """Longest think time a ``search:<ms>`` spec may ask for (one minute a decision)."""
-MAX_WORLDS = 10_000
+MAX_WORLDS: Final = 10_000
 """Most sampled worlds a ``search:<n>w`` spec may ask for."""
-MAX_SPEC_LENGTH = 40
+MAX_SPEC_LENGTH: Final = 40
 """Longest bot spec accepted (``search:1500:heuristic`` is 21 characters)."""
 
 
@@ -178,7 +181,7 @@ def think_ms(text: str | float, what: str = "--think-ms") -> float:
     return value
 
 
-_BUILT_IN = BOTS.keys() | ARENA_ONLY.keys() | LEVELS.keys()
+_BUILT_IN: Final = BOTS.keys() | ARENA_ONLY.keys() | LEVELS.keys()
 """Names (before any ``:``) that are no plug-in: bots, arena-only bots, player levels."""
 
 

@@ -29,6 +29,7 @@ view is used.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from shengji.core.cards import points
 from shengji.core.determinize import known_voids, unseen_cards
@@ -38,17 +39,17 @@ from shengji.core.order import TRUMP, TrumpContext
 from shengji.core.tricks import trick_winner
 from shengji.core.views import DealView
 
-KITTY = -1
+KITTY: Final = -1
 """Pseudo-seat for kitty cards in a guess."""
-FOLLOW_TRIES = 40
+FOLLOW_TRIES: Final = 40
 """Worlds drawn before giving up on the follows' structure evidence."""
 
-TRUST = {("duck", False, True): 0.95, ("duck", False, False): 0.8,
+TRUST: Final = {("duck", False, True): 0.95, ("duck", False, False): 0.8,
          ("duck", True, True): 0.8, ("duck", True, False): 0.7,
          ("beat", False, True): 0.8, ("beat", False, False): 0.75,
          ("beat", True, True): 0.7, ("beat", True, False): 0.6}
 """Chance a world keeps a tell, by ``(kind, led suit is trump, the trick's last seat)``."""
-TRUST_NO_RUFF = 0.9
+TRUST_NO_RUFF: Final = 0.9
 """Chance a world keeps a declined ruff: among heuristic players, a seat void in the led
 side suit that let an opponent keep points on the table held no trump that would have
 taken them (see ``tells``)."""

@@ -24,6 +24,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Final
 
 from shengji.bots.base import Bot
 from shengji.bots.heuristic import HeuristicBot
@@ -35,15 +36,15 @@ from shengji.core.legal import LegalActions, hand_units
 from shengji.core.state import PHASE_DONE, DealResult, DealState, Phase
 from shengji.core.views import DealView, view_for
 
-MAX_CANDIDATES = 5
+MAX_CANDIDATES: Final = 5
 """Candidates evaluated per decision: the policy's choice and its next best alternatives."""
-MIN_WORLDS = 8
+MIN_WORLDS: Final = 8
 """Worlds needed before the search may overrule the policy or drop a candidate."""
-MARGIN = 0.05
+MARGIN: Final = 0.05
 """Mean gain (deal value) over the policy's choice needed to overrule it ..."""
-CONFIDENCE = 2.0
+CONFIDENCE: Final = 2.0
 """... and the gain must be this many standard errors above zero (paired over worlds)."""
-POINT_WEIGHT = 1 / 120
+POINT_WEIGHT: Final = 1 / 120
 """Deal value of one attacker point (a smooth proxy between the level table's steps)."""
 
 

@@ -15,7 +15,7 @@ from typing import Final
 from shengji.core.cards import cards_str, parse_cards, parse_trump, trump_str
 from shengji.core.errors import NotationError
 
-SYSTEM = -1
+SYSTEM: Final = -1
 """The 'seat' that deals the cards (``to_act`` while dealing)."""
 
 

@@ -24,11 +24,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from shengji.core.cards import BJ, JOKER_LEVEL, LJ, NO_TRUMP, card, cards_str, trump_str
 from shengji.core.ruleset import Ruleset
 
-_REBURY_SUIT_RANK = {2: 0, 3: 1, 1: 2, 0: 3}  # ♦ < ♣ < ♥ < ♠
+_REBURY_SUIT_RANK: Final = {2: 0, 3: 1, 1: 2, 0: 3}  # ♦ < ♣ < ♥ < ♠
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def make_declaration(
     return _declaration(seat, cards, level, ruleset.two_color)
 
 
-_TWO_COLOURS = (0, 1, 1, 0)
+_TWO_COLOURS: Final = (0, 1, 1, 0)
 """A suit's colour in two-colour play (♠ ♣ black, ♥ ♦ red), as the suit it counts as."""
 
 

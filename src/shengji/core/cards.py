@@ -13,29 +13,31 @@ A multi-deck game holds up to ``decks`` copies of each kind.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from shengji.core.errors import NotationError
 
-SUITS = "SHDC"
-SUIT_GLYPHS = "♠♥♦♣"
-RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-NUM_KINDS = 54
-LJ = 52
-BJ = 53
+SUITS: Final = "SHDC"
+SUIT_GLYPHS: Final = "♠♥♦♣"
+RANKS: Final = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+NUM_KINDS: Final = 54
+LJ: Final = 52
+BJ: Final = 53
 SPADES, HEARTS, DIAMONDS, CLUBS = 0, 1, 2, 3
-NO_TRUMP = -1
+NO_TRUMP: Final = -1
 """Trump value meaning no trump suit (无主): only jokers and level cards are trump."""
-JOKER_LEVEL = 13
+JOKER_LEVEL: Final = 13
 """The level above A (打王, seed 002 five players "J、A、王为必打点数"): no rank is the
 level, so only the jokers (and a trump suit, if one is named) are trump."""
-LEVELS = (*RANKS, "JK")
+LEVELS: Final = (*RANKS, "JK")
 """Level names by level index: the ranks, then ``JK`` for the joker level (王)."""
 
-_RANK_INDEX = {r: i for i, r in enumerate(RANKS)} | {"T": 8, "1": 8}
-_POINTS = tuple(
+_RANK_INDEX: Final = {r: i for i, r in enumerate(RANKS)} | {"T": 8, "1": 8}
+POINTS_BY_KIND: Final[tuple[int, ...]] = tuple(
     (5 if k < 52 and k % 13 == 3 else 10 if k < 52 and k % 13 in (8, 11) else 0)
     for k in range(NUM_KINDS)
 )
+"""Kind → its points (``points``), for loops that add up many cards."""
 
 
 def card(suit: int, rank: int) -> int:
@@ -55,12 +57,15 @@ def rank_of(kind: int) -> int:
 
 def points(kind: int) -> int:
     """Points of one card: 5s are 5, 10s and Ks are 10, others 0."""
-    return _POINTS[kind]
+    return POINTS_BY_KIND[kind]
 
 
 def points_of(cards: Iterable[int]) -> int:
     """Points of several cards: ``points_of(parse_cards("S5 H10 DK"))`` is 25."""
-    return sum([_POINTS[c] for c in cards])
+    n = 0
+    for c in cards:  # a loop, not ``sum``: the compiled build keeps it in C ints
+        n += POINTS_BY_KIND[c]
+    return n
 
 
 def parse_rank(text: str) -> int:
@@ -143,7 +148,7 @@ def parse_cards(text: str) -> list[int]:
     return [parse_card(tok) for tok in text.replace(",", " ").split()]
 
 
-_CARD_STR = {k: SUITS[k // 13] + RANKS[k % 13] for k in range(52)} | {LJ: "LJ", BJ: "BJ"}
+_CARD_STR: Final = {k: SUITS[k // 13] + RANKS[k % 13] for k in range(52)} | {LJ: "LJ", BJ: "BJ"}
 
 
 def cards_str(cards: Iterable[int]) -> str:

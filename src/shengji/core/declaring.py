@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from shengji.core.bidding import Declaration, make_declaration, refusal, tier
 from shengji.core.cards import BJ, LJ, NO_TRUMP, SPADES
@@ -26,7 +26,7 @@ DeclarationKind = Literal["declare", "reinforce", "self-overturn", "overturn", "
 the same suit (自保) or another (自反), another seat's (反主); ``outranked``: a hidden (暗叫)
 declaration accepted but weaker than another seat's, so it does not stand."""
 
-NOT_A_DECLARATION = "a declaration shows level cards of one suit or identical jokers (2+)"
+NOT_A_DECLARATION: Final = "a declaration shows level cards of one suit or identical jokers (2+)"
 
 
 @dataclass(frozen=True)

@@ -42,7 +42,7 @@ _CARD_ACTIONS: Final = (Deal, Play)
 """Actions that are not options (a choice of cards, or the dealer's next card)."""
 
 SuitName = Literal["S", "H", "D", "C", "T"]
-SUIT_NAMES: tuple[SuitName, ...] = ("S", "H", "D", "C", "T")
+SUIT_NAMES: Final[tuple[SuitName, ...]] = ("S", "H", "D", "C", "T")
 """An effective suit's letter on the wire: the four suits, ``T`` for trump."""
 
 
@@ -351,10 +351,10 @@ class _Finished:
         last side asked (a friend's reveal changes it); one tuple, swapped whole."""
 
 
-_FINISHED: dict[int, _Finished] = {}
+_FINISHED: Final[dict[int, _Finished]] = {}
 """``id(tricks)`` → its ``_Finished`` (which holds ``tricks``, so the id is not reused while
 kept). Bounded, the oldest going first: a few hundred bytes an entry."""
-_FINISHED_MAX = 2048
+_FINISHED_MAX: Final = 2048
 
 
 def _finished(tricks: tuple[TrickRecord, ...]) -> _Finished:

@@ -210,7 +210,10 @@ def _best_tuple_counts(
 
 def suit_count(hand: Sequence[int], suit: int, ctx: TrumpContext) -> int:
     """How many cards of an effective suit a count vector holds."""
-    return sum([hand[k] for k in ctx.suit_kinds[suit]])
+    n = 0
+    for k in ctx.suit_kinds[suit]:  # a loop, not ``sum``: the compiled build keeps C ints
+        n += hand[k]
+    return n
 
 
 def follow_error(

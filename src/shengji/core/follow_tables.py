@@ -11,6 +11,8 @@ suit allow. Leads with no table use the generic order of ``follow.structure_key`
 
 from __future__ import annotations
 
+from typing import Final
+
 from shengji.core.units import Component
 
 Rung = tuple[tuple[Component, ...], ...]
@@ -24,9 +26,9 @@ def _rungs(*rungs: tuple[tuple[Component, ...], ...]) -> tuple[Rung, ...]:
     return tuple(rungs)
 
 
-_TRIPLE: tuple[Rung, ...] = _rungs(((T,),), ((P,),), ((),))
+_TRIPLE: Final[tuple[Rung, ...]] = _rungs(((T,),), ((P,),), ((),))
 
-QQ: Table = {
+QQ: Final[Table] = {
     # 3 decks, lead Titanic 333444 (QQ): Titanic > tractor + any 2 > two triples > ...
     ((3, 2),): _rungs(
         (((3, 2),),),
@@ -41,7 +43,7 @@ QQ: Table = {
     ((3, 1),): _TRIPLE,
 }
 
-LIANZHONG: Table = {
+LIANZHONG: Final[Table] = {
     # 3 decks, lead Titanic (联众): Titanic > two triples > tractor + 2 singles > ...
     ((3, 2),): _rungs(
         (((3, 2),),),
@@ -59,7 +61,7 @@ LIANZHONG: Table = {
 # Seed 002 §3.4.5 items 1 and 2 (8-card leads), after their first rungs. 连N is N consecutive
 # pairs (item 1's own example 44556677 is 连四), 连队 two of them; the seed's "升级(13张)" line
 # is noise and dropped (Decision 110).
-_EIGHT_CARD_TAIL: tuple[Rung, ...] = _rungs(
+_EIGHT_CARD_TAIL: Final[tuple[Rung, ...]] = _rungs(
     (((2, 3), P),),  # 1连3+1对子
     (((2, 3),),),  # 1连3+2单张
     (((2, 2), P, P),),  # 1连队+两对子
@@ -79,9 +81,9 @@ _EIGHT_CARD_TAIL: tuple[Rung, ...] = _rungs(
     ((),),  # 8单张
 )
 
-_TWO_QUADS: tuple[Rung, ...] = (((Q, Q),), (((2, 4),),), *_EIGHT_CARD_TAIL)
+_TWO_QUADS: Final[tuple[Rung, ...]] = (((Q, Q),), (((2, 4),),), *_EIGHT_CARD_TAIL)
 
-FOUR_DECK: Table = {
+FOUR_DECK: Final[Table] = {
     # 1: lead 连四 44556677 (four consecutive pairs): 连4 or two quads, either > 连3 + pair > ...
     ((2, 4),): ((((2, 4),), (Q, Q)), *_EIGHT_CARD_TAIL),
     # 2: lead two quads 44445555 (a quad tractor, or two quads thrown): two quads > 连4 > ...
@@ -117,10 +119,10 @@ FOUR_DECK: Table = {
     ((3, 1),): _TRIPLE,
 }
 
-TABLES: dict[str, Table] = {"qq": QQ, "lianzhong": LIANZHONG, "four-deck": FOUR_DECK}
+TABLES: Final[dict[str, Table]] = {"qq": QQ, "lianzhong": LIANZHONG, "four-deck": FOUR_DECK}
 """Tables by ``Ruleset.follow_order``."""
 
-_TUPLE_WORDS = {2: ("a pair", "pairs"), 3: ("a triple", "triples"), 4: ("a quad", "quads")}
+_TUPLE_WORDS: Final = {2: ("a pair", "pairs"), 3: ("a triple", "triples"), 4: ("a quad", "quads")}
 
 
 def component_text(component: Component) -> str:

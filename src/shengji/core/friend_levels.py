@@ -33,14 +33,15 @@ rank (``opponents``), or the other way round (``partners``: lowest partner first
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from shengji.core.cards import parse_rank
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import DealResult, DealState
 from shengji.core.units import decompose
 
-_J = parse_rank("J")
-_A = parse_rank("A")
+_J: Final = parse_rank("J")
+_A: Final = parse_rank("A")
 
 
 def side_shares(

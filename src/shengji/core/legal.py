@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterable, Iterator
+from typing import Final
 
 from shengji.core.actions import (
     ACTION_CLASSES,
@@ -64,7 +65,7 @@ def _held(hand: list[int], kinds: Iterable[int]) -> list[int]:
     return out
 
 
-_KINDS = range(54)
+_KINDS: Final = range(54)
 
 
 def _cards(hand: list[int]) -> list[int]:

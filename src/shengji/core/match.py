@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from typing import Final
 
 from shengji.core.actions import MatchAction, Redeal
 from shengji.core.errors import IllegalAction, Reason
@@ -27,7 +28,7 @@ from shengji.core.legal import LegalActions
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import PHASE_DONE, DealResult, DealState, Phase
 
-_JACK = 9
+_JACK: Final = 9
 
 
 @dataclass(frozen=True)
@@ -299,7 +300,7 @@ def _bidding_outcome(
     return tuple(levels), (deal.start + 1) % rs.players, tuple(winners)
 
 
-OUTCOME_RULES: dict[str, OutcomeRule] = {
+OUTCOME_RULES: Final[dict[str, OutcomeRule]] = {
     "fixed": _fixed_outcome,
     "bidding": _bidding_outcome,
     "find-friend": friend_outcome,

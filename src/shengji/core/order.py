@@ -17,14 +17,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from shengji.core.cards import BJ, JOKER_LEVEL, LJ, NO_TRUMP, NUM_KINDS, card
 from shengji.core.ruleset import Ruleset
 
-TRUMP = 4
+TRUMP: Final = 4
 """Effective-suit index of the trump suit."""
 
-_TWO = 0  # rank index of the 2
+_TWO: Final = 0  # rank index of the 2
 
 
 @dataclass(frozen=True, eq=False)

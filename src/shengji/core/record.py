@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from shengji.core.actions import MatchAction, parse_match_action
 from shengji.core.cards import LEVELS
@@ -24,7 +24,7 @@ from shengji.core.events import Event
 from shengji.core.match import MatchState
 from shengji.core.ruleset import Ruleset
 
-FORMAT = "shengji-record/1"
+FORMAT: Final = "shengji-record/1"
 
 
 @dataclass

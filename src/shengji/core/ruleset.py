@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from shengji.core.cards import JOKER_LEVEL, LEVELS, parse_level, parse_rank
 from shengji.core.errors import NotationError, RulesetError
@@ -77,7 +77,7 @@ class LevelTable:
         return defender, attacker, row.takeover
 
 
-_NEG = -(10**9)
+_NEG: Final = -(10**9)
 
 
 def _table(
@@ -97,7 +97,7 @@ def _stepped(name: str, step: int, lianzhong: bool = False) -> LevelTable:
     return _table(name, rows, step)
 
 
-LEVEL_TABLES: dict[str, LevelTable] = {
+LEVEL_TABLES: Final[dict[str, LevelTable]] = {
     "classic": _stepped("classic", 40),
     "lianzhong": _stepped("lianzhong", 40, lianzhong=True),
     "one-deck": _stepped("one-deck", 20),
@@ -129,11 +129,11 @@ LEVEL_TABLES: dict[str, LevelTable] = {
 }
 """Level-progression tables by name (RULES.md §7). ``bianfeng`` uses ``classic``."""
 
-_FULL_SEQUENCE = tuple(range(13))
+_FULL_SEQUENCE: Final = tuple(range(13))
 
-MAX_KITTY_CAP = 1 << 20
+MAX_KITTY_CAP: Final = 1 << 20
 """Largest ``kitty_cap`` accepted (the power-of-size multiplier's bound)."""
-MAX_POINTS = 10_000
+MAX_POINTS: Final = 10_000
 """Largest ``bid_open`` / ``bid_step`` of a ruleset that does not bid (竞标 rulesets: the
 points in the pack)."""
 
@@ -354,10 +354,10 @@ class Ruleset:
         return Ruleset.from_dict(merged)
 
 
-_FIELD_NAMES = {f.name: f for f in dataclasses.fields(Ruleset) if f.init}
-_BOOL_FIELDS = {n for n, f in _FIELD_NAMES.items() if f.type in ("bool", bool)}
-_INT_FIELDS = {n for n, f in _FIELD_NAMES.items() if f.type in ("int", int)}
-_CHOICES: dict[str, tuple[str, ...]] = {
+_FIELD_NAMES: Final = {f.name: f for f in dataclasses.fields(Ruleset) if f.init}
+_BOOL_FIELDS: Final = {n for n, f in _FIELD_NAMES.items() if f.type in ("bool", bool)}
+_INT_FIELDS: Final = {n for n, f in _FIELD_NAMES.items() if f.type in ("int", int)}
+_CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "throw_policy": ("validated", "others-void", "never"),
     "throw_forced": ("smallest", "structure-first"),
     "kitty_formula": ("power-of-size", "lianzhong", "tournament", "last-trick-transfer"),
@@ -374,7 +374,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
-STORED_BEFORE: dict[str, Any] = {"friend_rule": "nth-played"}
+STORED_BEFORE: Final[dict[str, Any]] = {"friend_rule": "nth-played"}
 """Options added after rulesets were first stored, with the value a stored ruleset that
 lacks them was played under (``from_dict`` only: presets and ``Ruleset()`` use the
 defaults). Find-a-friend records from before the nearest-holder rule replay as played."""
@@ -428,7 +428,7 @@ def _tournament_sequence() -> tuple[int, ...]:
     return tuple(parse_rank(r) for r in ("2", "5", "10", "J", "Q", "K", "A"))
 
 
-PRESETS: dict[str, Ruleset] = {
+PRESETS: Final[dict[str, Ruleset]] = {
     "classic": Ruleset(name="classic"),
     "lianzhong": Ruleset(
         name="lianzhong",
@@ -559,7 +559,7 @@ class PresetInfo:
     """The room's stakes by default."""
 
 
-PRESET_INFO: dict[str, PresetInfo] = {
+PRESET_INFO: Final[dict[str, PresetInfo]] = {
     "classic": PresetInfo("QQ游戏 升级 / 拖拉机, two decks (seed 000 §二)"),
     "lianzhong": PresetInfo("联众 升级, two decks (seed 000 §一)"),
     "bianfeng": PresetInfo("边锋 升级, fixed partners 定 (seed 002, with its 甩牌 explainer)"),
@@ -581,7 +581,7 @@ PRESET_INFO: dict[str, PresetInfo] = {
 """Every preset's sheet and default stakes: shown by ``/api/meta``, the create-room form and
 ``docs/rules.md`` §3."""
 
-RESERVED_PRESETS: tuple[str, ...] = ()
+RESERVED_PRESETS: Final[tuple[str, ...]] = ()
 """Names kept for presets that later issues bring in."""
 
 

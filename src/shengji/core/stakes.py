@@ -33,25 +33,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from shengji.core.errors import RulesetError
 from shengji.core.state import DealResult
 
 StakeKind = Literal["plain", "rating", "coins", "beans"]
-STAKE_KINDS: tuple[StakeKind, ...] = ("plain", "rating", "coins", "beans")
+STAKE_KINDS: Final[tuple[StakeKind, ...]] = ("plain", "rating", "coins", "beans")
 """A room plays for nothing, ratings (积分), game coins (游戏币) or 欢乐豆."""
 
-DEALER_RATING_CAP = 4
+DEALER_RATING_CAP: Final = 4
 """The dealer side's rating points at most ("最多闲家大光时得四分")."""
-BRACKET = (80, 300)
+BRACKET: Final = (80, 300)
 """Every rated player in [80, 300): rating points ×2; every one at 300 or more: ×3."""
-WINNERS_SHARE = (9, 10)
+WINNERS_SHARE: Final = (9, 10)
 """游戏币 winners receive 9/10 of what they would were there no house cut."""
-MAX_STAKE = 2**30
+MAX_STAKE: Final = 2**30
 """The largest 反主/反底 stake an outcome may carry (30 doublings)."""
 
-_OPTIONS = ("kind", "coefficient", "house", "slam_points", "overturn_doubling")
+_OPTIONS: Final = ("kind", "coefficient", "house", "slam_points", "overturn_doubling")
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,7 @@ def _whole(data: Mapping[str, object], key: str, default: int) -> int:
     return v
 
 
-PLAIN = StakeRules()
+PLAIN: Final = StakeRules()
 
 
 @dataclass(frozen=True)

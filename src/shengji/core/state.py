@@ -211,7 +211,7 @@ def _hidden_overturns(declared: Sequence[Declaration], ruleset: Ruleset) -> int:
     return count
 
 
-_UNKNOWN = -2
+_UNKNOWN: Final = -2
 """``to_act`` not computed yet (states are immutable, so it is computed once)."""
 
 _LEGAL: list[Callable[[DealState, int], LegalActions]] = []
@@ -230,7 +230,7 @@ def _next(seat: int, players: int) -> int:
     return (seat + 1) % players
 
 
-FIELDS: tuple[str, ...] = (
+FIELDS: Final[tuple[str, ...]] = (
     "attacker_points",
     "auction",
     "ctx",

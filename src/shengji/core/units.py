@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from shengji.core.cards import cards_str
 from shengji.core.order import TRUMP, TrumpContext
@@ -25,7 +26,7 @@ from shengji.core.order import TRUMP, TrumpContext
 Component = tuple[int, int]
 """A shape to find: ``(width, length)``; ``(2, 1)`` is a pair, ``(2, 3)`` a 3-pair tractor."""
 
-TUPLE_NAMES = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
+TUPLE_NAMES: Final = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
 
 
 @dataclass(frozen=True)
