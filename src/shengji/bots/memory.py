@@ -9,7 +9,7 @@ of that suit any more.
 >>> from shengji.core.cards import parse_cards as p, counts_of
 >>> from shengji.core.order import context
 >>> m = Memory(context(8, 1), decks=1, players=4, seat=0)
->>> m.add_trick([(1, tuple(p("S3"))), (2, tuple(p("D4"))), (3, tuple(p("S5"))), (0, p("SA"))])
+>>> m.add_trick(tuple((s, tuple(p(c))) for s, c in [(1, "S3"), (2, "D4"), (3, "S5"), (0, "SA")]))
 >>> m.set_hand(counts_of(p("SK")))
 >>> sorted(m.voids[2]), m.unseen[p("SA")[0]], m.is_boss(p("SK")[0])
 ([0], 0, True)
@@ -23,8 +23,9 @@ from shengji.core.cards import POINTS_BY_KIND
 from shengji.core.order import TRUMP, TrumpContext
 from shengji.core.units import PosCounts, best_placement_top, pos_counts_from_hand
 
-Plays = Sequence[tuple[int, Sequence[int]]]
-"""A trick's plays in order: ``(seat, cards)``, the lead first."""
+Plays = tuple[tuple[int, tuple[int, ...]], ...]
+"""A trick's plays in order: ``(seat, cards)``, the lead first (as views and records hold
+them: typed as tuples, the compiled build walks them without the generic protocol)."""
 
 
 class Memory:
@@ -57,15 +58,18 @@ class Memory:
     def set_hand(self, hand: tuple[int, ...], kitty: Sequence[int] = ()) -> None:
         """Unseen = every copy less the played cards, ``hand`` and a kitty this seat saw."""
         d, played = self.decks, self.played
-        unseen = [d - played[k] - hand[k] for k in range(54)]
-        for c in kitty:
-            unseen[c] -= 1
-        self.unseen = unseen
+        unseen = [0] * 54
         total = pts = 0
-        for k in range(54):  # loops, not ``sum``: the compiled build keeps them in C ints
-            n = unseen[k]
+        for k in range(54):  # one loop, not ``sum``s: the compiled build keeps C ints
+            n = d - played[k] - hand[k]
+            unseen[k] = n
             total += n
             pts += POINTS_BY_KIND[k] * n
+        for c in kitty:
+            unseen[c] -= 1
+            total -= 1
+            pts -= POINTS_BY_KIND[c]
+        self.unseen = unseen
         self.unseen_total = total
         """How many cards are unseen (in the other hands or the hidden kitty)."""
         self.unseen_points = pts
@@ -81,10 +85,12 @@ class Memory:
         n = len(lead)
         lead_pairs = _pairs(lead, self.ctx) if n > 1 else 0
         played = self.played
-        for i, (seat, cards) in enumerate(plays):
+        first = True
+        for seat, cards in plays:
             for c in cards:
                 played[c] += 1
-            if i == 0:
+            if first:
+                first = False
                 continue
             if n == 1:
                 k = 1 if es[cards[0]] == s else 0

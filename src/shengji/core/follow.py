@@ -186,26 +186,38 @@ def _best_tuple_counts(
     lead: Lead, pc: PosCounts, n: int, floor: dict[int, int]
 ) -> tuple[int, ...]:
     """Best capped tuple counts (widest first) of at most ``n`` cards from ``pc`` that
-    take at least ``floor[face]`` cards of each face (a small dynamic programme)."""
+    take at least ``floor[face]`` cards of each face (a small dynamic programme).
+
+    A state's counts are packed into one int, the widest slot's count most significant
+    (each count is at most its cap, so ints order as the tuples would).
+    """
     slots = lead.slots
-    states: dict[tuple[int, ...], int] = {tuple(0 for _ in slots): 0}
+    m = len(slots)
+    mults = [0] * m
+    mult = 1
+    for i in range(m - 1, -1, -1):
+        mults[i] = mult
+        mult *= slots[i][1] + 1
+    states: dict[int, int] = {0: 0}
     for slot in pc:
         for face, held in slot:
             lowest = floor.get(face, 0)
-            nxt: dict[tuple[int, ...], int] = {}
-            for counts, cost in states.items():
+            nxt: dict[int, int] = {}
+            for packed, cost in states.items():
                 for x in range(lowest, held + 1):
                     total = cost + x
                     if total > n:
                         break
-                    key = tuple(
-                        min(cap, have + x // w)
-                        for have, (w, cap) in zip(counts, slots, strict=True)
-                    )
+                    key = 0
+                    for i in range(m):
+                        w, cap = slots[i]
+                        have = packed // mults[i] % (cap + 1) + x // w
+                        key += (cap if have > cap else have) * mults[i]
                     if nxt.get(key, n + 1) > total:
                         nxt[key] = total
             states = nxt
-    return max(states)
+    best = max(states)
+    return tuple([best // mults[i] % (slots[i][1] + 1) for i in range(m)])
 
 
 def suit_count(hand: Sequence[int], suit: int, ctx: TrumpContext) -> int:
