@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from math import comb
+from typing import Final
 
 from shengji.bots.memory import Memory
 from shengji.core.order import TRUMP
@@ -64,19 +65,11 @@ class Odds:
         got = self._void.get(key)
         if got is not None:
             return got
-        if suit in self.mem.voids[seat] or self.sizes[seat] == 0:
+        size = self.sizes[seat]
+        if suit in self.mem.voids[seat] or size == 0:
             p = 1.0
         else:
-            u = self.mem.suit_unseen(suit)
-            pool = self._pool(seat, suit)
-            p = 1.0
-            for j in range(min(self.sizes[seat], pool)):
-                if pool - j <= 0:
-                    break
-                p *= max(0.0, (pool - u - j) / (pool - j))
-                if p < 1e-4:
-                    p = 0.0
-                    break
+            p = _none_drawn(size, self._pool(seat, suit), self.mem.suit_unseen(suit))
         self._void[key] = p
         return p
 
@@ -127,3 +120,34 @@ class Odds:
             if u.width > 1:
                 p *= self.higher(seat, TRUMP, u.width, u.length, -1)
         return p
+
+
+_NONE_DRAWN: dict[int, float] = {}
+"""``_none_drawn``'s answers (a pure function of three small ints, asked again and again
+across decisions); emptied when it reaches ``_NONE_DRAWN_MAX`` entries."""
+_NONE_DRAWN_MAX: Final = 1 << 16
+
+
+def _none_drawn(size: int, pool: int, unseen: int) -> float:
+    """Chance that ``size`` cards dealt from ``pool`` hold none of ``unseen`` given ones
+    (below 1e-4: 0).
+
+    >>> _none_drawn(2, 4, 1)  # 3/4 * 2/3
+    0.5
+    """
+    key = (size * 1024 + pool) * 1024 + unseen
+    p = _NONE_DRAWN.get(key)
+    if p is not None:
+        return p
+    p = 1.0
+    for j in range(min(size, pool)):
+        if pool - j <= 0:
+            break
+        p *= max(0.0, (pool - unseen - j) / (pool - j))
+        if p < 1e-4:
+            p = 0.0
+            break
+    if len(_NONE_DRAWN) >= _NONE_DRAWN_MAX:
+        _NONE_DRAWN.clear()
+    _NONE_DRAWN[key] = p
+    return p

@@ -219,12 +219,18 @@ def placements(pc: PosCounts, width: int, length: int) -> Iterator[tuple[int, li
 
     Yields ``(top_position, entries)`` where ``entries`` are the ``[face, count]`` cells used.
     """
-    n = len(pc)
-    for lo in range(n - length, -1, -1):
-        hi = lo + length - 1
-        if not all(any(e[1] >= width for e in pc[p]) for p in range(lo, hi + 1)):
-            continue
-        yield from ((hi, chain) for chain in _chains(pc, width, lo, hi))
+    run = 0  # positions from ``lo`` up that hold ``width`` copies of some face
+    for lo in range(len(pc) - 1, -1, -1):
+        held = False
+        for e in pc[lo]:
+            if e[1] >= width:
+                held = True
+                break
+        run = run + 1 if held else 0
+        if run >= length:
+            hi = lo + length - 1
+            for chain in _chains(pc, width, lo, hi):
+                yield hi, chain
 
 
 def _chains(pc: PosCounts, width: int, lo: int, hi: int) -> Iterator[list[list[int]]]:

@@ -1,9 +1,13 @@
-"""The follow rules' tuple-count search packs its states into ints (issue 17): it finds
-exactly what the plain search over count tuples finds.
+"""The shape searches' fast forms find exactly what their plain forms find (issue 17).
 
-Example: a lead of ``S9 S9 S7 S7 S4`` (two pairs and a single: one slot, pairs capped at
-2) against ``S3 S3 S5 S5 S5 S6`` reaches two pairs in five cards; taking at least three
-``S5`` first (a floor, as a tractor placement would) still leaves two pairs.
+- ``placements`` checks each position once, keeping a run of positions that hold the
+  width, rather than every window's positions again;
+- the follow rules' tuple-count search packs its states into ints.
+
+Example of the second: a lead of ``S9 S9 S7 S7 S4`` (two pairs and a single: one slot,
+pairs capped at 2) against ``S3 S3 S5 S5 S5 S6`` reaches two pairs in five cards; taking
+at least three ``S5`` first (a floor, as a tractor placement would) still leaves two
+pairs.
 """
 
 from __future__ import annotations
@@ -14,7 +18,21 @@ from hypothesis import strategies as st
 from shengji.core.cards import parse_cards
 from shengji.core.follow import Lead, _analyse, _best_tuple_counts
 from shengji.core.order import TrumpContext, context
-from shengji.core.units import PosCounts, pos_counts_from_hand
+from shengji.core.units import PosCounts, _chains, placements, pos_counts_from_hand
+
+
+def plain_placements(
+    pc: PosCounts, width: int, length: int
+) -> list[tuple[int, list[list[int]]]]:
+    """``placements`` as it was written first: every window's positions checked."""
+    out = []
+    n = len(pc)
+    for lo in range(n - length, -1, -1):
+        hi = lo + length - 1
+        if not all(any(e[1] >= width for e in pc[p]) for p in range(lo, hi + 1)):
+            continue
+        out.extend((hi, chain) for chain in _chains(pc, width, lo, hi))
+    return out
 
 
 def reference(lead: Lead, pc: PosCounts, n: int, floor: dict[int, int]) -> tuple[int, ...]:
@@ -97,3 +115,12 @@ def test_packed_states_find_what_count_tuples_find(
             return
         raise AssertionError("the packed search found a state the reference did not") from None
     assert _best_tuple_counts(lead, pc, n, floor) == want
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(), st.integers(1, 4), st.integers(1, 6))
+def test_placements_are_the_plain_ones_in_order(
+    case: tuple[Lead, PosCounts, dict[int, int], TrumpContext], width: int, length: int
+) -> None:
+    _lead, pc, _floor, _ctx = case
+    assert list(placements(pc, width, length)) == plain_placements(pc, width, length)
