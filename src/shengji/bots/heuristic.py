@@ -38,7 +38,7 @@ from shengji.core.legal import LegalActions, hand_units
 from shengji.core.order import TRUMP, TrumpContext
 from shengji.core.state import Phase
 from shengji.core.throws import check_throw
-from shengji.core.units import decompose_counts, pos_counts_from_hand
+from shengji.core.units import PosCounts, decompose_counts, pos_counts_from_hand
 from shengji.core.views import DealView
 
 BOSS_LEAD_COST: Final = 0.3
@@ -278,10 +278,11 @@ class HeuristicBot:
     def _lead(self, view: DealView, o: Outlook) -> tuple[int, ...]:
         ctx, hand, mem = o.ctx, o.hand, o.mem
         rs = view.ruleset
-        cands = _distinct_singles(hand_units(list(hand), ctx), o)
+        pcs = [pos_counts_from_hand(hand, s, ctx) for s in range(5)]  # read, never changed
+        cands = _distinct_singles(hand_units(list(hand), ctx, range(5), pcs), o)
         if rs.throw_policy != "never":
             for s in range(5):
-                throw = self._safe_throw(o, s)
+                throw = self._safe_throw(o, s, pcs[s])
                 if throw is not None:
                     cands.add(throw)
         my_trumps = o.suit_held[TRUMP]
@@ -315,12 +316,12 @@ class HeuristicBot:
             extra[c] = bonus
         return self._best(o, sorted(cands), None, extra, leads)
 
-    def _safe_throw(self, o: Outlook, s: int) -> tuple[int, ...] | None:
-        """All boss units of suit ``s`` at once, if that throw cannot fail (2+ units)."""
+    def _safe_throw(self, o: Outlook, s: int, pc: PosCounts) -> tuple[int, ...] | None:
+        """All boss units of suit ``s`` (``pc``: the hand's cards of it) at once, if that
+        throw cannot fail (2+ units)."""
         ctx, hand, mem = o.ctx, o.hand, o.mem
         if o.suit_held[s] < 2:
             return None  # no two units
-        pc = pos_counts_from_hand(hand, s, ctx)
         units = [
             u for u in decompose_counts(pc, s) if mem.top_unseen(s, u.width, u.length) <= u.top
         ]

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shengji.core.cards import POINTS_BY_KIND
+from shengji.core.cards import POINT_KINDS, POINTS_BY_KIND
 from shengji.core.order import TRUMP, TrumpContext
 from shengji.core.units import PosCounts, best_placement_top, pos_counts_from_hand
 
@@ -60,11 +60,12 @@ class Memory:
         d, played = self.decks, self.played
         unseen = [0] * 54
         total = pts = 0
-        for k in range(54):  # one loop, not ``sum``s: the compiled build keeps C ints
+        for k in range(54):  # loops, not ``sum``s: the compiled build keeps C ints
             n = d - played[k] - hand[k]
             unseen[k] = n
             total += n
-            pts += POINTS_BY_KIND[k] * n
+        for k in POINT_KINDS:
+            pts += POINTS_BY_KIND[k] * unseen[k]
         for c in kitty:
             unseen[c] -= 1
             total -= 1

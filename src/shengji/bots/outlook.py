@@ -114,10 +114,14 @@ class Outlook:
             if (seat + i) % players not in done
         ]
         held = [0] * 5
-        esuit = self.ctx.esuit
-        for k in range(54):  # a loop, not ``sum``: the compiled build keeps it in C ints
-            if hand[k]:
-                held[esuit[k]] += hand[k]
+        face_counts: dict[int, int] = {}
+        esuit, face = self.ctx.esuit, self.ctx.face
+        for k in range(54):  # one loop, not ``sum``s: the compiled build keeps C ints
+            n = hand[k]
+            if n:
+                held[esuit[k]] += n
+                f = face[k]
+                face_counts[f] = face_counts.get(f, 0) + n
         self.suit_held = held
         """Cards of each effective suit in ``hand``."""
         self.vals = card_values(mem, hand, held)
@@ -129,11 +133,6 @@ class Outlook:
         self.kitty_points = kitty_points
         self.side_points = side_points
         self._keep_for_last()
-        face_counts: dict[int, int] = {}
-        face = self.ctx.face
-        for k in [k for k in range(54) if hand[k]]:
-            f = face[k]
-            face_counts[f] = face_counts.get(f, 0) + hand[k]
         self.face_counts = face_counts
         cards = [c for _, c in plays]
         table_points = 0

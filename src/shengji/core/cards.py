@@ -38,6 +38,8 @@ POINTS_BY_KIND: Final[tuple[int, ...]] = tuple(
     for k in range(NUM_KINDS)
 )
 """Kind → its points (``points``), for loops that add up many cards."""
+POINT_KINDS: Final[tuple[int, ...]] = tuple(k for k in range(NUM_KINDS) if POINTS_BY_KIND[k])
+"""The kinds that carry points: the 5s, 10s and Ks."""
 
 
 def card(suit: int, rank: int) -> int:

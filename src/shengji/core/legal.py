@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from shengji.core.actions import (
@@ -88,12 +88,14 @@ def _realize(faces: list[int], width: int, hand: list[int], ctx: TrumpContext) -
 
 
 def hand_units(
-    hand: list[int], ctx: TrumpContext, suits: Iterable[int] = range(5)
+    hand: list[int], ctx: TrumpContext, suits: Iterable[int] = range(5),
+    pcs: Sequence[PosCounts] | None = None,
 ) -> list[tuple[int, ...]]:
-    """Every single unit the hand can lead: singles, tuples and tractors of each suit."""
+    """Every single unit the hand can lead: singles, tuples and tractors of each suit
+    (``pcs``: the hand's ``pos_counts_from_hand`` by suit, when the caller has them)."""
     out: list[tuple[int, ...]] = []
     for s in suits:
-        pc = pos_counts_from_hand(hand, s, ctx)
+        pc = pos_counts_from_hand(hand, s, ctx) if pcs is None else pcs[s]
         maxw = 0
         for slot in pc:
             for f, n in slot:
