@@ -23,6 +23,7 @@ from shengji.core.match import MatchState
 from shengji.core.order import context
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import Phase
+from shengji.core.tricks import trick_winner
 from shengji.core.views import DealView, view_for
 
 EVERY_PRESET = sorted(PRESETS)
@@ -86,6 +87,27 @@ def test_follows_share_the_chance_only_when_they_do_not_take_the_trick(
             assert shared.score(action.cards, lead, lead.cards) == alone.score(
                 action.cards, lead, lead.cards
             )
+
+
+@settings(max_examples=len(EVERY_PRESET), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(EVERY_PRESET), seed=st.integers(0, 10**6))
+def test_a_single_follow_is_compared_as_the_whole_trick_would_be(name: str, seed: int) -> None:
+    """``side_wins`` compares a single with the table's best alone: the same chance as
+    finding the winner of the whole trick with the follow added (``trick_winner``)."""
+    singles = 0
+    for bot, view, legal in plays(name, seed):
+        if not view.trick or view.ctx is None:
+            continue
+        lead = analyse_lead(view.trick[0][1], view.ctx, view.ruleset)
+        o = bot._outlook(view, view.ctx, lead)
+        for action in legal:
+            assert isinstance(action, Play)
+            table = [*o.plays, (o.seat, action.cards)]
+            wi = trick_winner([c for _, c in table], view.ctx, view.ruleset)
+            assert o.side_wins(action.cards, lead) == o._side_wins(lead, *table[wi])
+            singles += len(action.cards) == 1
+    assert singles > 0
 
 
 def test_forced_follows() -> None:

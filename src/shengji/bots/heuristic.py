@@ -30,9 +30,17 @@ from shengji.bots.friend import choose_call, partners, sure_friend
 from shengji.bots.memory import Memory
 from shengji.bots.odds import Odds
 from shengji.bots.outlook import Outlook, Plays
-from shengji.bots.plays import cards_of, cheapest, realize, ruffs, same_shape_units, structured
+from shengji.bots.plays import (
+    Key,
+    cards_of,
+    cheapest,
+    realize,
+    ruffs,
+    same_shape_units,
+    structured,
+)
 from shengji.core.actions import Action, Bury, Deal, Play
-from shengji.core.cards import points, points_of
+from shengji.core.cards import POINTS_BY_KIND, points, points_of
 from shengji.core.follow import Lead, analyse_lead, follow_refusal
 from shengji.core.legal import LegalActions, hand_units
 from shengji.core.order import TRUMP, TrumpContext
@@ -243,13 +251,9 @@ class HeuristicBot:
         if n == 1:
             kinds = sorted(set(suited)) if m else [k for k in range(54) if hand[k]]
             return self._best(o, [(k,) for k in kinds], lead)
-        vals = o.vals
-        pair = [0.0] * 54
-        for k in range(54):
-            if hand[k] and o.face_counts.get(ctx.face[k], 0) >= 2:
-                pair[k] = 1.0
-        dump = [vals[k] + FEED * points(k) + pair[k] for k in range(54)]
-        feed = [vals[k] - FEED * points(k) + pair[k] for k in range(54)]
+        if m == n:
+            return self._best(o, [tuple(sorted(suited))], lead)
+        dump, feed = _follow_keys(o)
         cands: set[tuple[int, ...]] = set()
         if m > n:
             for key in (dump, feed):
@@ -260,8 +264,6 @@ class HeuristicBot:
                 for _top, play in same_shape_units(lead, hand, ctx, s):
                     if follow_refusal(lead, hand, play, ctx) is None:
                         cands.add(play)
-        elif m == n:
-            cands.add(tuple(sorted(suited)))
         else:
             others = cards_of(hand, [k for k in range(54) if ctx.esuit[k] != s])
             for key in (dump, feed):
@@ -335,6 +337,19 @@ class HeuristicBot:
         if check_throw(throw, [mem.unseen], ctx, o.ruleset).valid:
             return throw
         return None
+
+
+def _follow_keys(o: Outlook) -> tuple[Key, Key]:
+    """The two orders a follow's cards are taken in, cheapest first: ``dump`` keeps points
+    back, ``feed`` gives them (to a partner's trick); each keeps pairs."""
+    vals, hand, face, face_counts = o.vals, o.hand, o.ctx.face, o.face_counts
+    pair = [0.0] * 54
+    for k in range(54):
+        if hand[k] and face_counts.get(face[k], 0) >= 2:
+            pair[k] = 1.0
+    dump = [vals[k] + FEED * POINTS_BY_KIND[k] + pair[k] for k in range(54)]
+    feed = [vals[k] - FEED * POINTS_BY_KIND[k] + pair[k] for k in range(54)]
+    return dump, feed
 
 
 def _forced_follow(

@@ -75,12 +75,27 @@ class Odds:
 
     def higher(self, seat: int, suit: int, width: int, length: int, top: int) -> float:
         """Chance that ``seat`` holds a unit of this shape in ``suit`` above position ``top``."""
+        if width == 1 and length == 1:
+            return self.higher_single(seat, suit, top)
         # seat < 8, suit < 8, width < 8, length < 64, -1 <= top < 255: one int per question
         key = (((seat * 8 + suit) * 8 + width) * 64 + length) * 256 + top + 1
         got = self._higher.get(key)
         if got is None:
             got = self._higher[key] = self._higher_uncached(seat, suit, width, length, top)
         return got
+
+    def higher_single(self, seat: int, suit: int, top: int) -> float:
+        """``higher`` for one card (most questions; cheap enough not to be cached)."""
+        m = self.mem
+        if suit in m.voids[seat]:
+            return 0.0
+        c = m.unseen_above(suit)[top + 1]
+        if not c:
+            return 0.0
+        q = min(1.0, self.sizes[seat] / self._pool(seat, suit))  # ``share``: not void here
+        if q <= 0.0:
+            return 0.0
+        return 1.0 - (1.0 - q) ** c
 
     def _higher_uncached(self, seat: int, suit: int, width: int, length: int, top: int) -> float:
         m = self.mem
@@ -89,9 +104,6 @@ class Odds:
         q = self.share(seat, suit)
         if q <= 0.0:
             return 0.0
-        if length == 1 and width == 1:
-            c = m.unseen_above(suit)[top + 1]
-            return 1.0 - (1.0 - q) ** c if c else 0.0
         pc = m.unseen_pc(suit)
         if length == 1:
             miss = 1.0

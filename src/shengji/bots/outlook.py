@@ -22,7 +22,7 @@ from typing import Final
 
 from shengji.bots.memory import Memory
 from shengji.bots.odds import Odds
-from shengji.core.cards import points_of
+from shengji.core.cards import POINTS_BY_KIND, points_of
 from shengji.core.follow import Lead
 from shengji.core.order import TRUMP
 from shengji.core.ruleset import Ruleset
@@ -142,6 +142,11 @@ class Outlook:
         """Points already on the table (the plays before this seat's)."""
         self._cards = cards
         """The cards of ``plays`` (a candidate is added for a moment to find the winner)."""
+        self._single_best = -1
+        """A trick of singles: the index of the best play on the table (``trick_winner``),
+        to which a single candidate is compared alone."""
+        if cards and len(cards[0]) == 1:
+            self._single_best = trick_winner(cards, self.ctx, ruleset)
         self._under: float | None = None
         """``side_wins`` of any follow that does not take the trick from ``plays`` (the
         best play and the seats after this one are then the same, and so is the chance)."""
@@ -186,13 +191,13 @@ class Outlook:
         if len(best) == 1 and len(lead.cards) == 1:  # a single led (most tricks): as below
             top = ctx.pos[best[0]]
             if ctx.esuit[best[0]] == s:
-                p = odds.higher(seat, s, 1, 1, top)  # no wider unit has one card
+                p = odds.higher_single(seat, s, top)  # no wider unit has one card
                 if s != TRUMP:
                     v = odds.void(seat, s)
-                    if v:
-                        p += v * odds.has_shapes(seat, lead.units)
+                    if v and TRUMP not in self.mem.voids[seat]:  # ``has_shapes`` of a single
+                        p += v * (1.0 - odds.void(seat, TRUMP))
                 return min(1.0, p)
-            return odds.void(seat, s) * odds.higher(seat, TRUMP, 1, 1, top)
+            return odds.void(seat, s) * odds.higher_single(seat, TRUMP, top)
         best_suit = suit_of_play(best, ctx)
         if lead.is_throw:
             if s == TRUMP:
@@ -236,10 +241,22 @@ class Outlook:
         held = len(self.plays)
         if not held:
             return self._side_wins(lead, self.seat, play)
-        cards = self._cards
-        cards.append(play)
-        wi = trick_winner(cards, self.ctx, self.ruleset)
-        cards.pop()
+        wi = self._single_best
+        if wi >= 0 and len(play) == 1:  # ``trick_winner``'s step for one more single
+            ctx = self.ctx
+            es, pos = ctx.esuit, ctx.pos
+            c, b = play[0], self.plays[wi][1][0]
+            if es[c] == TRUMP:
+                takes = es[b] != TRUMP or pos[c] > pos[b]
+            else:
+                takes = es[c] == es[self._cards[0][0]] and es[b] != TRUMP and pos[c] > pos[b]
+            if takes:
+                wi = held
+        else:
+            cards = self._cards
+            cards.append(play)
+            wi = trick_winner(cards, self.ctx, self.ruleset)
+            cards.pop()
         if wi == held:
             return self._side_wins(lead, self.seat, play)
         wseat, best = self.plays[wi]
@@ -323,6 +340,18 @@ class Outlook:
     def score(self, play: tuple[int, ...], lead: Lead, lead_cards: tuple[int, ...]) -> float:
         """Worth of playing ``play`` now (as the lead or as a follow)."""
         p = self.side_wins(play, lead)
-        stake = self.table_points + points_of(play) + self.later_points(len(play), self.later)
-        stake += self.last_trick_bonus(lead_cards)
-        return (2 * p - 1) * stake + CONTROL * p - self.cost(play) + self.void_bonus(play)
+        n = len(play)
+        if n != 1:
+            stake = self.table_points + points_of(play) + self.later_points(n, self.later)
+            stake += self.last_trick_bonus(lead_cards)
+            return (2 * p - 1) * stake + CONTROL * p - self.cost(play) + self.void_bonus(play)
+        # a single (most plays): the same sums, with ``cost`` and ``void_bonus`` written out
+        k = play[0]
+        stake = self.table_points + POINTS_BY_KIND[k] + self.later_points(n, self.later)
+        if self.sizes[self.seat] <= len(lead_cards):  # else ``last_trick_bonus`` adds 0.0
+            stake += self.last_trick_bonus(lead_cards)
+        ctx, vals, held = self.ctx, self.vals, self.suit_held
+        cost = vals[k] + PAIR_BREAK if self.face_counts.get(ctx.face[k], 0) == 2 else vals[k]
+        s = ctx.esuit[k]
+        bonus = VOID_BONUS if held[TRUMP] and s != TRUMP and held[s] == 1 else 0.0
+        return (2 * p - 1) * stake + CONTROL * p - cost + bonus
