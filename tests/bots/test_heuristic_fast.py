@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from shengji.bots.heuristic import HeuristicBot, _forced_follow
 from shengji.core.actions import Play
 from shengji.core.cards import cards_str, parse_cards
-from shengji.core.follow import analyse_lead
+from shengji.core.follow import analyse_lead, suit_count
 from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
 from shengji.core.order import context
@@ -108,6 +108,30 @@ def test_a_single_follow_is_compared_as_the_whole_trick_would_be(name: str, seed
             assert o.side_wins(action.cards, lead) == o._side_wins(lead, *table[wi])
             singles += len(action.cards) == 1
     assert singles > 0
+
+
+@settings(max_examples=len(EVERY_PRESET), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(EVERY_PRESET), seed=st.integers(0, 10**6))
+def test_a_single_followed_in_suit_scores_as_on_a_whole_outlook(name: str, seed: int) -> None:
+    """An outlook that works out the worth of the led suit's cards only (``only_suit``)
+    scores every legal follow of a single lead as the whole outlook does."""
+    checked = 0
+    for _bot, view, legal in plays(name, seed):
+        if not view.trick or view.ctx is None:
+            continue
+        lead = analyse_lead(view.trick[0][1], view.ctx, view.ruleset)
+        if lead.size != 1 or not suit_count(view.hand_counts, lead.suit, view.ctx):
+            continue
+        only = HeuristicBot(seed=0)._outlook(view, view.ctx, lead, lead.suit)
+        whole = HeuristicBot(seed=0)._outlook(view, view.ctx, lead)
+        for action in legal:
+            assert isinstance(action, Play)
+            assert only.score(action.cards, lead, lead.cards) == whole.score(
+                action.cards, lead, lead.cards
+            )
+            checked += 1
+    assert checked > 0
 
 
 def test_forced_follows() -> None:

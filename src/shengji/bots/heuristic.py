@@ -41,7 +41,7 @@ from shengji.bots.plays import (
 )
 from shengji.core.actions import Action, Bury, Deal, Play
 from shengji.core.cards import POINTS_BY_KIND, points, points_of
-from shengji.core.follow import Lead, analyse_lead, follow_refusal
+from shengji.core.follow import Lead, analyse_lead, follow_refusal, suit_count
 from shengji.core.legal import LegalActions, hand_units
 from shengji.core.order import TRUMP, TrumpContext
 from shengji.core.state import Phase
@@ -182,7 +182,9 @@ class HeuristicBot:
         cur.set_hand(view.hand_counts, kitty)
         return cur
 
-    def _outlook(self, view: DealView, ctx: TrumpContext, lead: Lead | None) -> Outlook:
+    def _outlook(
+        self, view: DealView, ctx: TrumpContext, lead: Lead | None, only_suit: int | None = None
+    ) -> Outlook:
         rs, seat = view.ruleset, view.seat
         assert seat is not None
         mem = self._memory(view, ctx)
@@ -200,7 +202,7 @@ class HeuristicBot:
         plays: Plays = [(s, tuple(c)) for s, c in view.trick]
         return Outlook(
             mem, odds, rs, seat, team, view.hand_counts, lead, plays, view.hand_sizes,
-            kitty_points, (view.attacker_points, def_points),
+            kitty_points, (view.attacker_points, def_points), only_suit,
         )
 
     # ------------------------------------------------------------------ plays
@@ -212,7 +214,9 @@ class HeuristicBot:
                 forced = _forced_follow(view.hand_counts, lead, ctx)
                 if forced is not None:
                     return forced
-            o = self._outlook(view, ctx, lead)
+            s = lead.suit  # a single followed in its suit: only that suit's cards are scored
+            only = s if lead.size == 1 and suit_count(view.hand_counts, s, ctx) else None
+            o = self._outlook(view, ctx, lead, only)
             return self._follow(view, legal, o, lead)
         o = self._outlook(view, ctx, None)
         return self._lead(view, o)

@@ -101,7 +101,10 @@ class Outlook:
         sizes: tuple[int, ...],
         kitty_points: float,
         side_points: tuple[int, int],
+        only_suit: int | None = None,
     ) -> None:
+        """``only_suit``: the one suit whose cards will be scored (a single followed in
+        its suit), when only its cards' worth need be worked out."""
         self.mem, self.odds, self.ruleset = mem, odds, ruleset
         self.ctx = mem.ctx
         self.seat, self.team, self.hand = seat, team, hand
@@ -124,7 +127,8 @@ class Outlook:
                 face_counts[f] = face_counts.get(f, 0) + n
         self.suit_held = held
         """Cards of each effective suit in ``hand``."""
-        self.vals = card_values(mem, hand, held)
+        valued = held if only_suit is None else [held[s] if s == only_suit else 0 for s in range(5)]
+        self.vals = card_values(mem, hand, valued)
         self.kept = [0.0] * 54
         """The part of ``vals`` that is worth keeping for the last trick."""
         unseen_n = mem.unseen_total
@@ -147,6 +151,8 @@ class Outlook:
         to which a single candidate is compared alone."""
         if cards and len(cards[0]) == 1:
             self._single_best = trick_winner(cards, self.ctx, ruleset)
+        self._shapes: dict[tuple[int, ...], tuple[Lead, int | None, int, int, int]] = {}
+        """``_best_shape`` of each best play asked about."""
         self._under: float | None = None
         """``side_wins`` of any follow that does not take the trick from ``plays`` (the
         best play and the seats after this one are then the same, and so is the chance)."""
@@ -198,7 +204,10 @@ class Outlook:
                         p += v * (1.0 - odds.void(seat, TRUMP))
                 return min(1.0, p)
             return odds.void(seat, s) * odds.higher_single(seat, TRUMP, top)
-        best_suit = suit_of_play(best, ctx)
+        got = self._shapes.get(best)
+        if got is None or got[0] is not lead:
+            got = self._shapes[best] = self._best_shape(lead, best)
+        _lead, best_suit, top, w, length = got
         if lead.is_throw:
             if s == TRUMP:
                 return 0.0
@@ -207,15 +216,7 @@ class Outlook:
                 return 0.0
             if best_suit != TRUMP:
                 return void * odds.has_shapes(seat, lead.units)
-            dom = dominant_component(lead.units)
-            top = best_placement_top(pos_counts(best, TRUMP, ctx), dom)
-            return void * odds.higher(seat, TRUMP, dom[0], dom[1], top)
-        w, length = lead.units[0].shape
-        if len(best) == 1:
-            top = ctx.pos[best[0]]
-        else:
-            unit = decompose(best, ctx)[0]
-            top, w, length = unit.top, unit.width, unit.length
+            return void * odds.higher(seat, TRUMP, w, length, top)
         if best_suit == s:
             p = self._higher(seat, s, w, length, top)
             if s != TRUMP:
@@ -224,6 +225,26 @@ class Outlook:
                     p += v * odds.has_shapes(seat, lead.units)
             return min(1.0, p)
         return odds.void(seat, s) * self._higher(seat, TRUMP, w, length, top)
+
+    def _best_shape(
+        self, lead: Lead, best: tuple[int, ...]
+    ) -> tuple[Lead, int | None, int, int, int]:
+        """What ``beat`` compares of ``best`` against ``lead``, the same for every seat:
+        ``(lead, suit of best, top, width, length)`` of its unit (a throw ruffed: of the
+        lead's biggest structure placed in the ruff)."""
+        ctx = self.ctx
+        best_suit = suit_of_play(best, ctx)
+        if lead.is_throw:
+            if best_suit != TRUMP or lead.suit == TRUMP:
+                return lead, best_suit, -1, 0, 0
+            w, length = dominant_component(lead.units)
+            top = best_placement_top(pos_counts(best, TRUMP, ctx), (w, length))
+            return lead, best_suit, top, w, length
+        w, length = lead.units[0].shape
+        if len(best) == 1:
+            return lead, best_suit, ctx.pos[best[0]], w, length
+        unit = decompose(best, ctx)[0]
+        return lead, best_suit, unit.top, unit.width, unit.length
 
     def _higher(self, seat: int, suit: int, width: int, length: int, top: int) -> float:
         """``Odds.higher``, plus wider units of as many cards where they beat (four decks)."""
