@@ -41,7 +41,7 @@ from shengji.bots.plays import (
 )
 from shengji.core.actions import Action, Bury, Deal, Play
 from shengji.core.cards import POINTS_BY_KIND, points, points_of
-from shengji.core.follow import Lead, analyse_lead, follow_refusal, suit_count
+from shengji.core.follow import Lead, analyse_lead, follow_refusal
 from shengji.core.legal import LegalActions, hand_units
 from shengji.core.order import TRUMP, TrumpContext
 from shengji.core.state import Phase
@@ -210,14 +210,15 @@ class HeuristicBot:
     def _play(self, view: DealView, legal: LegalActions, ctx: TrumpContext) -> tuple[int, ...]:
         if view.trick:
             lead = analyse_lead(view.trick[0][1], ctx, view.ruleset)
+            suited = cards_of(view.hand_counts, ctx.suit_kinds[lead.suit])
             if self._scored is None:
-                forced = _forced_follow(view.hand_counts, lead, ctx)
+                forced = _forced_follow(view.hand_counts, lead, ctx, suited)
                 if forced is not None:
                     return forced
-            s = lead.suit  # a single followed in its suit: only that suit's cards are scored
-            only = s if lead.size == 1 and suit_count(view.hand_counts, s, ctx) else None
+            # a single followed in its suit: only that suit's cards are scored
+            only = lead.suit if lead.size == 1 and suited else None
             o = self._outlook(view, ctx, lead, only)
-            return self._follow(view, legal, o, lead)
+            return self._follow(view, legal, o, lead, suited)
         o = self._outlook(view, ctx, None)
         return self._lead(view, o)
 
@@ -246,11 +247,11 @@ class HeuristicBot:
         return best[1]
 
     def _follow(
-        self, view: DealView, legal: LegalActions, o: Outlook, lead: Lead
+        self, view: DealView, legal: LegalActions, o: Outlook, lead: Lead, suited: list[int]
     ) -> tuple[int, ...]:
+        """The follow to play; ``suited``: the hand's cards of the led suit."""
         ctx, hand = o.ctx, o.hand
         n, s = lead.size, lead.suit
-        suited = cards_of(hand, ctx.suit_kinds[s])
         m = len(suited)
         if n == 1:
             kinds = sorted(set(suited)) if m else [k for k in range(54) if hand[k]]
@@ -284,8 +285,10 @@ class HeuristicBot:
     def _lead(self, view: DealView, o: Outlook) -> tuple[int, ...]:
         ctx, hand, mem = o.ctx, o.hand, o.mem
         rs = view.ruleset
-        pcs = [pos_counts_from_hand(hand, s, ctx) for s in range(5)]  # read, never changed
-        cands = _distinct_singles(hand_units(list(hand), ctx, range(5), pcs), o)
+        held = o.suit_held  # the suits held, each suit's cards by position (only read)
+        suits = [s for s in range(5) if held[s]]
+        pcs = [pos_counts_from_hand(hand, s, ctx) if held[s] else [] for s in range(5)]
+        cands = _distinct_singles(hand_units(list(hand), ctx, suits, pcs), o)
         if rs.throw_policy != "never":
             for s in range(5):
                 throw = self._safe_throw(o, s, pcs[s])
@@ -357,11 +360,12 @@ def _follow_keys(o: Outlook) -> tuple[Key, Key]:
 
 
 def _forced_follow(
-    hand: tuple[int, ...], lead: Lead, ctx: TrumpContext
+    hand: tuple[int, ...], lead: Lead, ctx: TrumpContext, suited: list[int] | None = None
 ) -> tuple[int, ...] | None:
     """The one follow ``_follow`` could choose, when the rules leave only one, else None:
     the whole hand on the last trick, every card of the led suit when it has just as many,
     or the only kind of the led suit for a single (nothing then needs scoring).
+    ``suited``: the hand's cards of the led suit, when the caller has them.
 
     >>> from shengji.core.cards import cards_str, counts_of, parse_cards as p
     >>> from shengji.core.order import context
@@ -374,12 +378,10 @@ def _forced_follow(
     True
     """
     n = lead.size
-    held = 0
-    for c in hand:  # a loop, not ``sum``: the compiled build keeps C ints
-        held += c
-    if held == n:
+    if sum(hand) == n:
         return tuple(sorted(k for k in range(54) for _ in range(hand[k])))
-    suited = cards_of(hand, ctx.suit_kinds[lead.suit])
+    if suited is None:
+        suited = cards_of(hand, ctx.suit_kinds[lead.suit])
     if len(suited) == n or (n == 1 and suited and min(suited) == max(suited)):
         return tuple(sorted(suited))[:n]
     return None

@@ -58,18 +58,13 @@ class Memory:
     def set_hand(self, hand: tuple[int, ...], kitty: Sequence[int] = ()) -> None:
         """Unseen = every copy less the played cards, ``hand`` and a kitty this seat saw."""
         d, played = self.decks, self.played
-        unseen = [0] * 54
-        total = pts = 0
-        for k in range(54):  # loops, not ``sum``s: the compiled build keeps C ints
-            n = d - played[k] - hand[k]
-            unseen[k] = n
-            total += n
-        for k in POINT_KINDS:
-            pts += POINTS_BY_KIND[k] * unseen[k]
+        unseen = [d - played[k] - hand[k] for k in range(54)]
         for c in kitty:
             unseen[c] -= 1
-            total -= 1
-            pts -= POINTS_BY_KIND[c]
+        total = sum(unseen)  # a C loop, compiled or not
+        pts = 0
+        for k in POINT_KINDS:
+            pts += POINTS_BY_KIND[k] * unseen[k]
         self.unseen = unseen
         self.unseen_total = total
         """How many cards are unseen (in the other hands or the hidden kitty)."""
