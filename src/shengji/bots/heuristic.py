@@ -331,6 +331,17 @@ class HeuristicBot:
         ctx, hand, mem = o.ctx, o.hand, o.mem
         if o.suit_held[s] < 2:
             return None  # no two units
+        top = mem.top_unseen(s)
+        paired = False
+        bosses = 0  # with no pair, every card is a unit, a boss when no unseen card is above
+        for p in range(len(pc)):
+            for e in pc[p]:
+                if e[1] > 1:
+                    paired = True
+                elif p >= top:
+                    bosses += 1
+        if not paired and bosses < 2:
+            return None
         units = [
             u for u in decompose_counts(pc, s) if mem.top_unseen(s, u.width, u.length) <= u.top
         ]
