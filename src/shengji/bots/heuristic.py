@@ -41,7 +41,7 @@ from shengji.bots.plays import (
 )
 from shengji.core.actions import Action, Bury, Deal, Play
 from shengji.core.cards import POINTS_BY_KIND, points, points_of
-from shengji.core.follow import Lead, analyse_lead, follow_refusal
+from shengji.core.follow import Lead, analyse_lead, best_structure_key, follow_refusal
 from shengji.core.legal import LegalActions, hand_units
 from shengji.core.order import TRUMP, TrumpContext
 from shengji.core.state import Phase
@@ -261,13 +261,14 @@ class HeuristicBot:
         dump, feed = _follow_keys(o)
         cands: set[tuple[int, ...]] = set()
         if m > n:
+            best = best_structure_key(lead, pos_counts_from_hand(hand, s, ctx))  # once
             for key in (dump, feed):
-                play = structured(lead, hand, ctx, key)
+                play = structured(lead, hand, ctx, key, best)
                 if play is not None:
                     cands.add(play)
             if len(lead.units) == 1:
                 for _top, play in same_shape_units(lead, hand, ctx, s):
-                    if follow_refusal(lead, hand, play, ctx) is None:
+                    if follow_refusal(lead, hand, play, ctx, best) is None:
                         cands.add(play)
         else:
             others = cards_of(hand, [k for k in range(54) if ctx.esuit[k] != s])

@@ -43,8 +43,10 @@ class Memory:
         self.voids: list[frozenset[int]] = [frozenset()] * players
         self.pairless: list[frozenset[int]] = [frozenset()] * players
         self.tricks_seen = 0
-        self._pc: dict[int, PosCounts] = {}
-        self._above: dict[int, list[int]] = {}
+        self._pc: list[PosCounts | None] = [None] * 5
+        self._above: list[list[int] | None] = [None] * 5
+        """Caches by effective suit (lists: read on every chance worked out), until the
+        next ``set_hand``."""
 
     def copy(self) -> Memory:
         """An independent copy (to add the trick on the table to)."""
@@ -70,8 +72,8 @@ class Memory:
         """How many cards are unseen (in the other hands or the hidden kitty)."""
         self.unseen_points = pts
         """The points among them."""
-        self._pc.clear()
-        self._above.clear()
+        self._pc = [None] * 5
+        self._above = [None] * 5
 
     def add_trick(self, plays: Plays) -> None:
         """Record the cards of a trick (finished or in progress) and what they reveal."""
@@ -114,15 +116,16 @@ class Memory:
 
     def unseen_pc(self, suit: int) -> PosCounts:
         """The unseen cards of a suit by position (cached until the next trick)."""
-        pc = self._pc.get(suit)
+        pc = self._pc[suit]
         if pc is None:
-            pc = self._pc[suit] = pos_counts_from_hand(self.unseen, suit, self.ctx)
+            pc = pos_counts_from_hand(self.unseen, suit, self.ctx)
+            self._pc[suit] = pc
         return pc
 
     def unseen_above(self, suit: int) -> list[int]:
         """Unseen cards of a suit at each position or above (one more entry, 0, at the end;
         cached until the next trick)."""
-        got = self._above.get(suit)
+        got = self._above[suit]
         if got is None:  # counted straight from ``unseen``: no ``unseen_pc`` needed
             ctx, unseen = self.ctx, self.unseen
             pos = ctx.pos

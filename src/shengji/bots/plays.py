@@ -139,15 +139,18 @@ def _comp_sets(lead: Lead, best: tuple[int, ...]) -> list[list[Component]]:
 
 
 def structured(
-    lead: Lead, hand: tuple[int, ...], ctx: TrumpContext, key: Key
+    lead: Lead, hand: tuple[int, ...], ctx: TrumpContext, key: Key,
+    best: tuple[int, ...] | None = None,
 ) -> tuple[int, ...] | None:
-    """A legal follow from ``hand`` with the led suit's owed structure, cheapest by ``key``.
+    """A legal follow from ``hand`` with the led suit's owed structure, cheapest by ``key``
+    (``best``: the hand's ``best_structure_key``, when worked out already).
 
     Only for a follower who holds more cards of the led suit than the lead has.
     """
     s, n = lead.suit, lead.size
     pc = pos_counts_from_hand(hand, s, ctx)
-    best = best_structure_key(lead, pc)
+    if best is None:
+        best = best_structure_key(lead, pc)
     fkey = _face_key(pc, key)
     budget = [_MAX_NODES]
     for comps in _comp_sets(lead, best):
@@ -164,7 +167,7 @@ def structured(
             continue
         play = tuple(sorted(realize(taken, hand, ctx, key)))
         if structure_key(lead, pos_counts(play, s, ctx)) == best and (
-            follow_refusal(lead, hand, play, ctx) is None
+            follow_refusal(lead, hand, play, ctx, best) is None
         ):
             return play
     return None

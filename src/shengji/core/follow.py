@@ -249,9 +249,13 @@ def follow_error_for(
 
 
 def follow_refusal(
-    lead: Lead, hand: Sequence[int], play: Sequence[int], ctx: TrumpContext
+    lead: Lead, hand: Sequence[int], play: Sequence[int], ctx: TrumpContext,
+    best: tuple[int, ...] | None = None,
 ) -> tuple[Reason, str] | None:
-    """Why a follow is refused, as ``(Reason, message)``, or None when it is legal."""
+    """Why a follow is refused, as ``(Reason, message)``, or None when it is legal.
+
+    ``best``: ``best_structure_key`` of the hand's cards of the led suit, when the caller
+    has worked it out already (checking several follows from one hand)."""
     n = lead.size
     if len(play) != n:
         return Reason.WRONG_COUNT, f"play {n} card(s) to follow, not {len(play)}"
@@ -266,8 +270,8 @@ def follow_refusal(
         return Reason.MUST_FOLLOW_SUIT, "must follow the led suit while you hold it"
     if not lead.has_structure or have <= n:
         return None
-    hand_pc = pos_counts_from_hand(hand, s, ctx)
-    best = best_structure_key(lead, hand_pc)
+    if best is None:
+        best = best_structure_key(lead, pos_counts_from_hand(hand, s, ctx))
     got = structure_key(lead, pos_counts(played, s, ctx))
     if got == best:
         return None
