@@ -108,11 +108,7 @@ class Memory:
 
     def suit_unseen(self, suit: int) -> int:
         """How many unseen cards the effective suit still has."""
-        u = self.unseen
-        n = 0
-        for k in self.ctx.suit_kinds[suit]:  # a loop, not ``sum``: compiled to C ints
-            n += u[k]
-        return n
+        return self.unseen_above(suit)[0]  # the cards at position 0 or above: all of them
 
     def unseen_pc(self, suit: int) -> PosCounts:
         """The unseen cards of a suit by position (cached until the next trick)."""
