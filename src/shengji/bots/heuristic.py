@@ -329,10 +329,9 @@ class HeuristicBot:
     def _safe_throw(self, o: Outlook, s: int, pc: PosCounts) -> tuple[int, ...] | None:
         """All boss units of suit ``s`` (``pc``: the hand's cards of it) at once, if that
         throw cannot fail (2+ units)."""
-        ctx, hand, mem = o.ctx, o.hand, o.mem
         if o.suit_held[s] < 2:
             return None  # no two units
-        top = mem.top_unseen(s)
+        top = o.mem.top_unseen(s)
         paired = False
         bosses = 0  # with no pair, every card is a unit, a boss when no unseen card is above
         for p in range(len(pc)):
@@ -343,6 +342,13 @@ class HeuristicBot:
                     bosses += 1
         if not paired and bosses < 2:
             return None
+        return self._boss_throw(o, s, pc)
+
+    def _boss_throw(self, o: Outlook, s: int, pc: PosCounts) -> tuple[int, ...] | None:
+        """``_safe_throw`` the long way: decompose the suit, keep its boss units."""
+        ctx, hand, mem = o.ctx, o.hand, o.mem
+        if o.suit_held[s] < 2:
+            return None  # no two units
         units = [
             u for u in decompose_counts(pc, s) if mem.top_unseen(s, u.width, u.length) <= u.top
         ]
