@@ -9,14 +9,18 @@ way round, decision by decision.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shengji.bots.heuristic import HeuristicBot, _forced_follow
+from shengji.bots.memory import Memory
+from shengji.bots.sampler import sample_hidden
 from shengji.core.actions import Play
 from shengji.core.cards import cards_str, parse_cards
+from shengji.core.determinize import state_from_view
 from shengji.core.follow import analyse_lead, suit_count
 from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
@@ -168,6 +172,44 @@ def test_safe_throws_are_the_plain_ones(name: str, seed: int) -> None:
         for s in range(5):
             pc = pos_counts_from_hand(view.hand_counts, s, view.ctx)
             assert bot._safe_throw(o, s, pc) == bot._boss_throw(o, s, pc)
+
+
+def _memory_fields(m: Memory) -> tuple[object, ...]:
+    return (m.played, m.unseen, m.voids, m.pairless, m.tricks_seen, m.unseen_total,
+            m.unseen_points)
+
+
+@settings(max_examples=len(EVERY_PRESET), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(EVERY_PRESET), seed=st.integers(0, 10**6),
+       at=st.integers(8, 60))
+def test_rollout_players_remember_as_fresh_bots_in_every_world(
+    name: str, seed: int, at: int
+) -> None:
+    """Rollout players kept from world to world of one position (as a search keeps them)
+    start each world from their checkpoint of the position's tricks: at every decision of
+    every world their memory is the one a fresh bot builds from the first trick."""
+    view = None
+    for i, (_bot, v, _legal) in enumerate(plays(name, seed)):
+        view = v
+        if i == at:
+            break
+    assert view is not None and view.ctx is not None
+    rng = random.Random(seed)
+    players = [HeuristicBot(seed=k) for k in range(view.ruleset.players)]
+    for _world in range(3):
+        state = state_from_view(view, *sample_hidden(view, rng))
+        while state.phase is Phase.PLAYING:
+            seat = state.to_act
+            assert seat is not None
+            v = view_for(state, seat)
+            assert v.ctx is not None
+            kept = players[seat]._memory(v, v.ctx)
+            assert _memory_fields(kept) == _memory_fields(HeuristicBot(seed=0)._memory(v, v.ctx))
+            legal = state.legal_actions(seat)
+            action = players[seat].choose(v, legal)
+            assert action is not None
+            state.apply_in_place(action)
 
 
 def test_forced_follows() -> None:

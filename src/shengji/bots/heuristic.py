@@ -20,7 +20,7 @@ Declarations follow hand strength (``declare``), burials keep trumps, points and
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from shengji.bots.bidder import choose_bid, choose_trump
@@ -72,6 +72,9 @@ class HeuristicBot:
         self.rng = random.Random(seed)
         self._mem: Memory | None = None
         self._mem_tricks: tuple[object, ...] = ()
+        self._base: tuple[tuple[object, ...], Memory] | None = None
+        """A checkpoint: the memory of a position's tricks but its last. A search's rollout
+        players start each world of one position from it, not from the first trick."""
         self.fallbacks = 0
         """Decisions where the bot's own choice was not legal and a random one was taken."""
         self.trusted = False
@@ -155,21 +158,21 @@ class HeuristicBot:
         tricks = view.tricks
         old = self._mem_tricks
         m = self._mem
-        fresh = (
-            m is None
-            or not tricks
-            or not old
-            or len(tricks) < len(old)
-            or tricks[0] is not old[0]
-            or tricks[len(old) - 1] is not old[-1]
-            or m.seat != seat
-            or m.ctx is not ctx
-        )
-        if fresh or m is None:
-            m = Memory(ctx, rs.decks, rs.players, seat)
-            start = 0
+        if m is not None and m.seat == seat and m.ctx is ctx and _extends(tricks, old):
+            start = len(old)  # the same deal, further on: add the tricks since
         else:
-            start = len(old)
+            base = self._base
+            if base is not None and base[1].seat == seat and base[1].ctx is ctx and _extends(
+                tricks, base[0]
+            ):  # another world of a search from the same position: start at its checkpoint
+                m, start = base[1].copy(), len(base[0])
+            else:
+                m, start = Memory(ctx, rs.decks, rs.players, seat), 0
+            if len(tricks) - start >= 2:  # a new position: checkpoint before its last trick
+                for t in tricks[start:-1]:
+                    m.add_trick(t.plays)
+                self._base = (tuple(tricks[:-1]), m.copy())
+                start = len(tricks) - 1
         for t in tricks[start:]:
             m.add_trick(t.plays)
         self._mem, self._mem_tricks = m, tuple(tricks)
@@ -362,6 +365,13 @@ class HeuristicBot:
         if check_throw(throw, [mem.unseen], ctx, o.ruleset).valid:
             return throw
         return None
+
+
+def _extends(tricks: Sequence[object], prefix: tuple[object, ...]) -> bool:
+    """Whether ``tricks`` go on from ``prefix`` (the same trick records: one deal's; a
+    deal's records are shared by all its later states and never change)."""
+    n = len(prefix)
+    return 0 < n <= len(tricks) and tricks[0] is prefix[0] and tricks[n - 1] is prefix[-1]
 
 
 def _follow_keys(o: Outlook) -> tuple[Key, Key]:
