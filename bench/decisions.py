@@ -12,7 +12,8 @@ variants, and the ladder (``bench/ladder.py``) measures levels per deal.
 
 A variant is ``name=key:value,...`` over ``SearchBot``'s knobs: ``ms`` (CPU think time),
 ``w`` (fixed worlds), ``margin``, ``conf``, ``cands``, ``minw``, ``rollout``, ``draws``,
-``tells`` (1: weigh in the follows' tells, ``sampler.tells``); ``truth`` (a diagnostic: this
+``tells`` (1: weigh in the follows' tells, ``sampler.tells``), ``bury`` (1: search the burial
+too; with ``--bury``); ``truth`` (a diagnostic: this
 share of the worlds is the true deal, to see how accurate worlds must be for a gain).
 
     .venv/bin/python bench/decisions.py --positions 400 --jobs 2 \\
@@ -22,6 +23,7 @@ share of the worlds is the true deal, to see how accurate worlds must be for a g
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import multiprocessing
@@ -37,8 +39,8 @@ from typing import Any
 from shengji.bots.cheat import CheatBot
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.search import SearchBot, deal_value, rollout
-from shengji.core.actions import Action, Play
-from shengji.core.determinize import state_from_view
+from shengji.core.actions import Action, Bury, Play
+from shengji.core.determinize import burial_searchable, state_after_burial, state_from_view
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import Phase
@@ -55,10 +57,13 @@ class Position:
     hands: list[list[int]]
     kitty: list[int]
     trick: int
+    legal: Any = None
+    """A burial's legal actions (a play decision's are rebuilt from the world)."""
 
 
-def positions(n: int, seed: int) -> list[Position]:
-    """``n`` play decisions (more than one legal play) drawn from seeded heuristic deals."""
+def positions(n: int, seed: int, bury: bool = False) -> list[Position]:
+    """``n`` play decisions (more than one legal play) drawn from seeded heuristic deals;
+    ``bury``: ``n`` burials instead, one a deal (where ``burial_searchable``)."""
     rs = PRESETS["classic"]
     rng = random.Random(seed)
     out: list[Position] = []
@@ -76,7 +81,13 @@ def positions(n: int, seed: int) -> list[Position]:
             act = bots[seat].choose(view, legal) if view is not None else None
             if act is None:
                 act = legal.sample(random.Random(0))
-            if (m.deal.phase is Phase.PLAYING and view is not None and _choices(legal) > 1
+            if bury:
+                if m.deal.phase is Phase.BURYING and view is not None \
+                        and burial_searchable(view):
+                    out.append(Position(view, [list(h) for h in m.deal.hands],
+                                        list(m.deal.kitty), 0, legal))
+                    break
+            elif (m.deal.phase is Phase.PLAYING and view is not None and _choices(legal) > 1
                     and rng.random() < 0.1):
                 out.append(Position(view, [list(h) for h in m.deal.hands],
                                     list(m.deal.kitty), len(m.deal.tricks)))
@@ -97,8 +108,11 @@ def _choices(legal: Any) -> int:
 def truth(pos: Position, action: Action, players: list[Any]) -> float:
     """Deal value of ``action`` for the seat to act, played out in the true deal."""
     assert pos.view.seat is not None
-    world = state_from_view(pos.view, pos.hands, pos.kitty)
-    world.apply_in_place(action)
+    if isinstance(action, Bury):
+        world = state_after_burial(pos.view, pos.hands, action.cards)
+    else:
+        world = state_from_view(pos.view, pos.hands, pos.kitty)
+        world.apply_in_place(action)
     return deal_value(rollout(world, players), pos.view.seat)
 
 
@@ -108,7 +122,8 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     keys = {"ms": ("think_ms", float), "w": ("samples", int), "margin": ("margin", float),
             "conf": ("confidence", float), "cands": ("max_candidates", int),
             "minw": ("min_worlds", int), "rollout": ("rollout", str), "draws": ("draws", int),
-            "tells": ("tells", lambda v: v == "1"), "truth": ("truth", float)}
+            "tells": ("tells", lambda v: v == "1"), "bury": ("bury", lambda v: v == "1"),
+            "truth": ("truth", float)}
     kwargs: dict[str, Any] = {}
     for part in filter(None, spec.split(",")):
         key, _, value = part.partition(":")
@@ -117,15 +132,25 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
     return name, kwargs
 
 
-def _work(job: tuple[int, Position, list[str]]) -> dict[str, Any]:
-    idx, pos, variants = job
+_POSITIONS: list[Position] = []
+"""The positions, drawn again in each worker process (a compiled build's views do not
+unpickle: mypyc's frozen classes refuse ``__setattr__``)."""
+
+
+def _draw(n: int, seed: int, bury: bool) -> None:
+    _POSITIONS[:] = positions(n, seed, bury)
+
+
+def _work(job: tuple[int, list[str]]) -> dict[str, Any]:
+    idx, variants = job
+    pos = _POSITIONS[idx]
     view = pos.view
     assert view.seat is not None
     players = [HeuristicBot(f"truth.{k}") for k in range(6)]
     cache: dict[tuple[int, ...], float] = {}
 
     def value(action: Action) -> float:
-        key = tuple(sorted(action.cards)) if isinstance(action, Play) else ()
+        key = tuple(sorted(action.cards)) if isinstance(action, Play | Bury) else ()
         if key not in cache:
             cache[key] = truth(pos, action, players)
         return cache[key]
@@ -134,7 +159,11 @@ def _work(job: tuple[int, Position, list[str]]) -> dict[str, Any]:
     h = HeuristicBot(f"h.{idx}").choose(view, legal)
     assert h is not None
     base = value(h)
-    oracle = max(value(a) for a in CheatBot(f"o.{idx}").candidates(view, _legal(pos)))
+    if view.phase is Phase.BURYING:
+        alternatives: list[Action] = list(SearchBot(f"o.{idx}").burials(view, _legal(pos)))
+    else:
+        alternatives = list(CheatBot(f"o.{idx}").candidates(view, _legal(pos)))
+    oracle = max(value(a) for a in alternatives)
     row: dict[str, Any] = {"i": idx, "trick": pos.trick,
                            "oracle": oracle - base, "gain": {}, "cpu": {}, "worlds": {}}
     for text in variants:
@@ -168,6 +197,8 @@ def _with_truth(bot: SearchBot, pos: Position, share: float, rng: random.Random)
 
 def _legal(pos: Position) -> Any:
     assert pos.view.seat is not None
+    if pos.legal is not None:
+        return pos.legal
     return state_from_view(pos.view, pos.hands, pos.kitty).legal_actions(pos.view.seat)
 
 
@@ -181,18 +212,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--bury", action="store_true",
+                        help="burials (one a deal) instead of play decisions")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--variant", action="append", default=[])
     parser.add_argument("--out", type=Path, default=RESULTS / "decisions.json")
     args = parser.parse_args(argv)
     variants = args.variant or ["base=ms:300"]
     t0 = time.monotonic()
-    where = positions(args.positions, args.seed)
+    where = positions(args.positions, args.seed, args.bury)
     print(f"{len(where)} positions in {time.monotonic() - t0:.0f} s", file=sys.stderr)
-    jobs = [(i, p, variants) for i, p in enumerate(where)]
+    jobs = [(i, variants) for i in range(len(where))]
     rows: list[dict[str, Any]] = []
-    with multiprocessing.Pool(args.jobs) as pool:
-        for k, row in enumerate(pool.imap_unordered(_work, jobs), 1):
+    _POSITIONS[:] = where
+    with multiprocessing.Pool(args.jobs, _draw, (args.positions, args.seed, args.bury)) \
+            if args.jobs > 1 else contextlib.nullcontext() as pool:
+        done = pool.imap_unordered(_work, jobs) if pool is not None else map(_work, jobs)
+        for k, row in enumerate(done, 1):
             rows.append(row)
             if k % 50 == 0:
                 print(f"  {k}/{len(jobs)} ({time.monotonic() - t0:.0f} s)", file=sys.stderr)

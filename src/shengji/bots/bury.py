@@ -14,6 +14,7 @@ is tried.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import combinations
 from typing import Final
@@ -82,3 +83,47 @@ def choose_burial(
                 best = (cost, pick)
     assert best is not None
     return best[1]
+
+
+def burial_options(
+    hand: Sequence[int], ctx: TrumpContext, kitty_size: int, defender: bool = True,
+    decks: int = 2, k: int = 8,
+) -> list[list[int]]:
+    """Up to ``k`` distinct burials worth trying, cheapest by ``choose_burial``'s cost first:
+    for every set of off-suits to empty, its cheapest fill and the fills that swap the
+    dearest filler for one or two cards further up. For a search to choose among.
+
+    >>> from shengji.core.cards import parse_cards as p, counts_of, cards_str
+    >>> from shengji.core.order import context
+    >>> hand = counts_of(p("HA HK H3 H4 SA S10 S5 C3 C4 C6 D7 D8 D9"))
+    >>> [cards_str(sorted(b)) for b in burial_options(hand, context(0, 1), 3, k=3)]
+    ['C3 C4 C6', 'D7 D8 D9', 'D7 C3 C4']
+    """
+    worth = keep_worth(hand, ctx, defender, decks)
+    by_suit: dict[int, list[int]] = {}
+    for c in range(54):
+        for _ in range(hand[c]):
+            by_suit.setdefault(ctx.esuit[c], []).append(c)
+    off = [s for s in by_suit if s != TRUMP]
+    cost_of: dict[tuple[int, ...], float] = {}
+    for r in range(len(off) + 1):
+        for voided in combinations(off, r):
+            chosen = [c for s in voided for c in by_suit[s]]
+            fill = kitty_size - len(chosen)
+            if fill < 0:
+                continue
+            rest = sorted(
+                (c for s, cs in by_suit.items() if s not in voided for c in cs),
+                key=lambda c: (ctx.esuit[c] == TRUMP, worth[c], -len(by_suit[ctx.esuit[c]])),
+            )
+            picks = [chosen + rest[:fill]]
+            if fill:
+                picks += [chosen + rest[: fill - 1] + [rest[j]]
+                          for j in (fill, fill + 1) if j < len(rest)]
+            for pick in picks:
+                key = tuple(sorted(pick))
+                cost = sum(worth[c] for c in pick) - VOID_WORTH * len(voided)
+                if cost < cost_of.get(key, math.inf):
+                    cost_of[key] = cost
+    ranked = sorted(cost_of, key=lambda key: cost_of[key])
+    return [list(b) for b in ranked[:k]]

@@ -23,19 +23,22 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from shengji.bots.base import Bot
+from shengji.bots.bury import burial_options
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import misses
 from shengji.bots.sampler import Follow, Tell, sample_hidden, structured_follows, tells
-from shengji.core.actions import Action, Play
-from shengji.core.determinize import state_from_view
+from shengji.core.actions import Action, Bury, Play
+from shengji.core.determinize import burial_searchable, state_after_burial, state_from_view
 from shengji.core.legal import LegalActions, hand_units
 from shengji.core.state import PHASE_DONE, DealResult, DealState, Phase
 from shengji.core.views import DealView, view_for
 
+BURY_CANDIDATES: Final = 8
+"""Burials compared when the search buries: the policy's and the next cheapest."""
 MAX_CANDIDATES: Final = 5
 """Candidates evaluated per decision: the policy's choice and its next best alternatives."""
 MIN_WORLDS: Final = 8
@@ -106,6 +109,7 @@ class SearchBot:
         min_worlds: int = MIN_WORLDS,
         draws: int = 1,
         tells: bool = False,
+        bury: bool = False,
     ) -> None:
         from shengji.bots.registry import BOTS, make_bot
 
@@ -124,6 +128,10 @@ class SearchBot:
         does a 找朋友 deal (its replay would need the friend's reveal)."""
         self.tells = tells
         """Weigh in the soft evidence of how the other seats followed (``sampler.tells``)."""
+        self.bury = bury
+        """Search the burial too (where ``burial_searchable``): the policy's and the next
+        cheapest ones, each played out from the first lead in the same worlds. Opt-in: no
+        clear gain measured (docs/bots.md)."""
         self._judges = [HeuristicBot(f"{seed}.judge.{k}") for k in range(6)]
         self._evidence: tuple[DealView, list[Follow], list[Tell] | None] | None = None
         """The evidence of the view being searched (worked out once a view): the follows'
@@ -145,16 +153,41 @@ class SearchBot:
         ``think_ms`` or ``samples`` say."""
 
     def choose(self, view: DealView, legal: LegalActions) -> Action | None:
-        """Search in the play phase; otherwise play as the rollout policy would."""
-        if view.phase is not Phase.PLAYING or view.seat is None:
+        """Search in the play phase, and a burial where ``bury``; otherwise play as the
+        rollout policy would."""
+        if view.seat is None:
             return self.policy.choose(view, legal)
+        if view.phase is Phase.PLAYING:
+            candidates = self.candidates(view, legal)
+            if len(candidates) == 1:
+                return candidates[0]
+
+            def played(hands: list[list[int]], kitty: list[int], i: int) -> DealState:
+                world = state_from_view(view, hands, kitty)
+                world.apply_in_place(candidates[i])
+                return world
+
+            return candidates[self._race(view, len(candidates), played)]
+        if view.phase is Phase.BURYING and self.bury and burial_searchable(view):
+            burials = self.burials(view, legal)
+            if len(burials) == 1:
+                return burials[0]
+
+            def buried(hands: list[list[int]], _kitty: list[int], i: int) -> DealState:
+                return state_after_burial(view, hands, burials[i].cards)
+
+            return burials[self._race(view, len(burials), buried)]
+        return self.policy.choose(view, legal)
+
+    def _race(self, view: DealView, n: int,
+              start: Callable[[list[list[int]], list[int], int], DealState]) -> int:
+        """Which of ``n`` candidates to take (0 is the policy's choice): each is played out
+        in the same sampled worlds (``start(hands, kitty, i)``: candidate ``i``'s world, to
+        roll out) and compared with candidate 0 world by world, within the budget."""
+        assert view.seat is not None
         cpu0 = time.thread_time()
         budget = math.inf if self.samples is not None else cpu0 + self.think_ms / 1000
         wall = math.inf if self.deadline is None else self.deadline
-        candidates = self.candidates(view, legal)
-        if len(candidates) == 1:
-            return candidates[0]
-        n = len(candidates)
         diff = [0.0] * n  # paired gains over candidate 0, summed over worlds
         diff2 = [0.0] * n
         active = list(range(n))
@@ -167,20 +200,18 @@ class SearchBot:
             if timed and (time.thread_time() + drawing + slowest * n_active >= budget
                           or time.monotonic() + slowest_wall * n_active >= wall):
                 break  # a world only counts when every active candidate was played in it
-            start = time.thread_time()
+            t0 = time.thread_time()
             hands, kitty = self.world(view)
-            drawing = max(drawing, time.thread_time() - start)
+            drawing = max(drawing, time.thread_time() - t0)
             values: dict[int, float] = {}
             for i in active:
-                start, start_wall = time.thread_time(), time.monotonic()
-                if timed and (start + slowest >= budget or start_wall + slowest_wall >= wall):
+                t0, t0_wall = time.thread_time(), time.monotonic()
+                if timed and (t0 + slowest >= budget or t0_wall + slowest_wall >= wall):
                     break
-                world = state_from_view(view, hands, kitty)
-                world.apply_in_place(candidates[i])
-                values[i] = deal_value(rollout(world, self.players), view.seat)
+                values[i] = deal_value(rollout(start(hands, kitty, i), self.players), view.seat)
                 rollouts += 1
-                slowest = max(slowest, time.thread_time() - start)
-                slowest_wall = max(slowest_wall, time.monotonic() - start_wall)
+                slowest = max(slowest, time.thread_time() - t0)
+                slowest_wall = max(slowest_wall, time.monotonic() - t0_wall)
             if len(values) < len(active):
                 break
             worlds += 1
@@ -202,7 +233,23 @@ class SearchBot:
                 if sure and (best == 0 or mean > diff[best] / worlds):
                     best = i
         self.overruled += best != 0
-        return candidates[best]
+        return best
+
+    def burials(self, view: DealView, legal: LegalActions) -> list[Bury]:
+        """The policy's burial and the next cheapest by its costs (``bury.burial_options``),
+        up to ``BURY_CANDIDATES``."""
+        first = self.policy.choose(view, legal)
+        assert isinstance(first, Bury) and view.seat is not None and view.ctx is not None
+        out = [first]
+        seen = {tuple(sorted(first.cards))}
+        defender = view.seat in view.defenders
+        for b in burial_options(view.hand_counts, view.ctx, len(first.cards), defender,
+                                view.ruleset.decks, BURY_CANDIDATES):
+            key = tuple(sorted(b))
+            if key not in seen and len(out) < BURY_CANDIDATES:
+                seen.add(key)
+                out.append(Bury(view.seat, key))
+        return out
 
     def world(self, view: DealView) -> tuple[list[list[int]], list[int]]:
         """One sampled world: of ``draws`` draws, the one with the fewest misses."""
@@ -210,7 +257,7 @@ class SearchBot:
             soft = tells(view) if self.tells else None
             self._evidence = (view, structured_follows(view), soft)
         _, evidence, soft = self._evidence
-        if self.draws <= 1 or view.friend_call is not None:
+        if self.draws <= 1 or view.friend_call is not None or view.phase is not Phase.PLAYING:
             return sample_hidden(view, self.rng, evidence=evidence, tells=soft)
         best: tuple[list[list[int]], list[int]] | None = None
         fewest = 0

@@ -24,13 +24,13 @@ from shengji.core.views import DealView
 
 def unseen_cards(view: DealView) -> list[int]:
     """Cards the viewer has not seen: the pack less its hand, every played card and, for the
-    kitty's holder, the kitty."""
+    kitty's holder, the kitty (while it buries, the kitty is in its hand)."""
     left = counts_of(deck(view.ruleset.decks))
     for c in view.played_cards:
         left[c] -= 1
     for k, n in enumerate(view.hand_counts):
         left[k] -= n
-    if view.kitty is not None:
+    if view.kitty is not None and view.phase is not Phase.BURYING:
         for c in view.kitty:
             left[c] -= 1
     return [k for k in range(54) for _ in range(left[k])]
@@ -62,6 +62,55 @@ def state_from_view(
     own included) and ``kitty`` filling in what the viewer cannot see."""
     if view.phase is not Phase.PLAYING or view.trump is None or view.dealer is None:
         raise ValueError("worlds are built for the playing phase only")
+    return _world(view, hands, kitty)
+
+
+def burial_searchable(view: DealView) -> bool:
+    """Whether ``state_after_burial`` can build worlds for this view: the kitty's holder
+    burying the whole kitty, play starting right after (no 炒地皮 re-bury, no friend to
+    call, no 竞标 kitty swap)."""
+    rs = view.ruleset
+    return (view.phase is Phase.BURYING and view.seat is not None
+            and view.seat == view.kitty_holder and view.trump is not None
+            and view.dealer is not None and not rs.rebury and rs.partnership == "fixed"
+            and not view.shown
+            and view.hand_sizes[view.seat] == rs.hand_size + rs.kitty_size)
+
+
+def state_after_burial(
+    view: DealView, hands: Sequence[Sequence[int]], burial: Sequence[int]
+) -> DealState:
+    """The deal at its first lead had the kitty's holder (``view.seat``, burying) put
+    ``burial`` back as the kitty: ``hands`` fill in the other seats (the holder's is its
+    view's, kitty included). What the engine's ``Bury`` does, for a search to try several
+    burials in one world; only where ``burial_searchable(view)``, else ``ValueError``.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> from shengji.core.views import view_for
+    >>> from shengji.core.state import DealState
+    >>> burial_searchable(view_for(DealState.new(PRESETS["classic"], seed=1, dealer=0), 0))
+    False
+    """
+    if not burial_searchable(view):
+        raise ValueError("worlds after a burial: the kitty's holder burying, plain rules only")
+    assert view.seat is not None and view.dealer is not None
+    own = list(view.hand_counts)
+    for c in burial:
+        own[c] -= 1
+    if len(burial) != view.ruleset.kitty_size or min(own) < 0:
+        raise ValueError("bury exactly the kitty's size, of cards in hand")
+    after = [list(h) for h in hands]
+    after[view.seat] = own
+    s = _world(view, after, burial)
+    s.leader = view.dealer  # as the engine starts play (``DealState._start_play``)
+    s.trick = ()
+    s.lead = None
+    return s
+
+
+def _world(view: DealView, hands: Sequence[Sequence[int]], kitty: Sequence[int]) -> DealState:
+    """The deal ``view`` shows, ``hands`` and ``kitty`` filling in what it hides."""
+    assert view.trump is not None and view.dealer is not None
     rs = view.ruleset
     ctx = context_for(rs, view.level, view.trump)
     s = DealState()
