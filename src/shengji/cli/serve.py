@@ -145,6 +145,7 @@ async def _serve(
     from uvicorn.config import LOGGING_CONFIG
 
     from shengji import __version__
+    from shengji.bots.build import build_note, compiled
     from shengji.cli import startup_errors as startup
     from shengji.server.app import create_app
     from shengji.server.jsonlog import log_json_line, logging_config
@@ -183,11 +184,13 @@ async def _serve(
                         line = log_json_line(
                             "info", "shengji.serve", f"listening on {url}", url=url,
                             version=__version__, share=_share_urls(settings.host, port),
+                            bots_compiled=compiled(),
                         )
                         print(line, flush=True)
                     else:
                         print(f"open {url} in a browser", flush=True)
                         _print_share(settings.host, port)
+                        print(build_note(), flush=True)
                     await server.serve(sockets=[sock])
         except Exception as e:
             raise startup.StartupError(startup.explain(e, settings)) from e
