@@ -157,6 +157,7 @@ class SearchBot:
         rollout policy would."""
         if view.seat is None:
             return self.policy.choose(view, legal)
+        cpu0 = time.thread_time()  # the budget covers choosing the candidates too
         if view.phase is Phase.PLAYING:
             candidates = self.candidates(view, legal)
             if len(candidates) == 1:
@@ -167,7 +168,7 @@ class SearchBot:
                 world.apply_in_place(candidates[i])
                 return world
 
-            return candidates[self._race(view, len(candidates), played)]
+            return candidates[self._race(view, len(candidates), played, cpu0)]
         if view.phase is Phase.BURYING and self.bury and burial_searchable(view):
             burials = self.burials(view, legal)
             if len(burials) == 1:
@@ -176,16 +177,17 @@ class SearchBot:
             def buried(hands: list[list[int]], _kitty: list[int], i: int) -> DealState:
                 return state_after_burial(view, hands, burials[i].cards)
 
-            return burials[self._race(view, len(burials), buried)]
+            return burials[self._race(view, len(burials), buried, cpu0)]
         return self.policy.choose(view, legal)
 
     def _race(self, view: DealView, n: int,
-              start: Callable[[list[list[int]], list[int], int], DealState]) -> int:
+              start: Callable[[list[list[int]], list[int], int], DealState],
+              cpu0: float) -> int:
         """Which of ``n`` candidates to take (0 is the policy's choice): each is played out
         in the same sampled worlds (``start(hands, kitty, i)``: candidate ``i``'s world, to
-        roll out) and compared with candidate 0 world by world, within the budget."""
+        roll out) and compared with candidate 0 world by world, within the budget counted
+        from ``cpu0`` (the decision's start, ``time.thread_time``)."""
         assert view.seat is not None
-        cpu0 = time.thread_time()
         budget = math.inf if self.samples is not None else cpu0 + self.think_ms / 1000
         wall = math.inf if self.deadline is None else self.deadline
         diff = [0.0] * n  # paired gains over candidate 0, summed over worlds
