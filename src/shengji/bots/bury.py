@@ -15,7 +15,7 @@ is tried.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 from typing import Final
 
@@ -56,18 +56,17 @@ def keep_worth(hand: Sequence[int], ctx: TrumpContext, defender: bool, decks: in
     return worth
 
 
-def choose_burial(
-    hand: Sequence[int], ctx: TrumpContext, kitty_size: int, defender: bool = True,
-    decks: int = 2,
-) -> list[int]:
-    """The ``kitty_size`` cards to bury from ``hand`` (a count vector, kitty included)."""
-    worth = keep_worth(hand, ctx, defender, decks)
+def _fills(
+    hand: Sequence[int], ctx: TrumpContext, kitty_size: int, worth: Sequence[float]
+) -> Iterator[tuple[tuple[int, ...], list[int], list[int]]]:
+    """For every set of off-suits that fits in the kitty: the suits, their cards, and the
+    other cards in the order they fill the rest (off-suit before trump, cheapest first,
+    longer suits first)."""
     by_suit: dict[int, list[int]] = {}
     for k in range(54):
         for _ in range(hand[k]):
             by_suit.setdefault(ctx.esuit[k], []).append(k)
     off = [s for s in by_suit if s != TRUMP]
-    best: tuple[float, list[int]] | None = None
     for r in range(len(off) + 1):
         for voided in combinations(off, r):
             chosen = [k for s in voided for k in by_suit[s]]
@@ -77,10 +76,21 @@ def choose_burial(
                 (k for s, ks in by_suit.items() if s not in voided for k in ks),
                 key=lambda k: (ctx.esuit[k] == TRUMP, worth[k], -len(by_suit[ctx.esuit[k]])),
             )
-            pick = chosen + rest[: kitty_size - len(chosen)]
-            cost = sum(worth[k] for k in pick) - VOID_WORTH * len(voided)
-            if best is None or cost < best[0]:
-                best = (cost, pick)
+            yield voided, chosen, rest
+
+
+def choose_burial(
+    hand: Sequence[int], ctx: TrumpContext, kitty_size: int, defender: bool = True,
+    decks: int = 2,
+) -> list[int]:
+    """The ``kitty_size`` cards to bury from ``hand`` (a count vector, kitty included)."""
+    worth = keep_worth(hand, ctx, defender, decks)
+    best: tuple[float, list[int]] | None = None
+    for voided, chosen, rest in _fills(hand, ctx, kitty_size, worth):
+        pick = chosen + rest[: kitty_size - len(chosen)]
+        cost = sum(worth[k] for k in pick) - VOID_WORTH * len(voided)
+        if best is None or cost < best[0]:
+            best = (cost, pick)
     assert best is not None
     return best[1]
 
@@ -100,30 +110,17 @@ def burial_options(
     ['C3 C4 C6', 'D7 D8 D9', 'D7 C3 C4']
     """
     worth = keep_worth(hand, ctx, defender, decks)
-    by_suit: dict[int, list[int]] = {}
-    for c in range(54):
-        for _ in range(hand[c]):
-            by_suit.setdefault(ctx.esuit[c], []).append(c)
-    off = [s for s in by_suit if s != TRUMP]
     cost_of: dict[tuple[int, ...], float] = {}
-    for r in range(len(off) + 1):
-        for voided in combinations(off, r):
-            chosen = [c for s in voided for c in by_suit[s]]
-            fill = kitty_size - len(chosen)
-            if fill < 0:
-                continue
-            rest = sorted(
-                (c for s, cs in by_suit.items() if s not in voided for c in cs),
-                key=lambda c: (ctx.esuit[c] == TRUMP, worth[c], -len(by_suit[ctx.esuit[c]])),
-            )
-            picks = [chosen + rest[:fill]]
-            if fill:
-                picks += [chosen + rest[: fill - 1] + [rest[j]]
-                          for j in (fill, fill + 1) if j < len(rest)]
-            for pick in picks:
-                key = tuple(sorted(pick))
-                cost = sum(worth[c] for c in pick) - VOID_WORTH * len(voided)
-                if cost < cost_of.get(key, math.inf):
-                    cost_of[key] = cost
+    for voided, chosen, rest in _fills(hand, ctx, kitty_size, worth):
+        fill = kitty_size - len(chosen)
+        picks = [chosen + rest[:fill]]
+        if fill:
+            picks += [chosen + rest[: fill - 1] + [rest[j]]
+                      for j in (fill, fill + 1) if j < len(rest)]
+        for pick in picks:
+            key = tuple(sorted(pick))
+            cost = sum(worth[c] for c in pick) - VOID_WORTH * len(voided)
+            if cost < cost_of.get(key, math.inf):
+                cost_of[key] = cost
     ranked = sorted(cost_of, key=lambda key: cost_of[key])
     return [list(b) for b in ranked[:k]]
