@@ -134,12 +134,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         have = {r["bot_a"] for r in rows}
         rows += [r for r in json.loads(old.read_text()) if r["bot_a"] not in have]
     if rows:
-        order = {"random": 0, "beginner": 1, "cheat": 99}
-        rows.sort(key=lambda r: (order.get(r["bot_a"], 10), r["bot_a"]))
+        rows.sort(key=lambda r: _rank(r["bot_a"]))
         (args.out / "ladder.svg").write_text(svg(rows))
         (args.out / "ladder.json").write_text(json.dumps(rows, indent=1) + "\n")
         print(f"chart: {os.path.relpath(args.out / 'ladder.svg')}")
     return 0
+
+
+def _rank(bot: str) -> tuple[int, str, float, str]:
+    """Chart order: weakest kinds first, ``cheat`` last, a bot's budgets by size
+    (``search:300`` before ``search:1000``)."""
+    base, _, rest = bot.partition(":")
+    budget = rest.split(":")[0].rstrip("w")
+    order = {"random": 0, "beginner": 1, "cheat": 99}
+    return (order.get(base, 10), base, float(budget) if budget.isdigit() else 0.0, bot)
 
 
 if __name__ == "__main__":
