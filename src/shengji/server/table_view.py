@@ -19,6 +19,7 @@ from shengji.core.match import MatchState, team_levels_of
 from shengji.core.state import DealState, Phase
 from shengji.core.views import public_view, view_for
 from shengji.server import wire
+from shengji.server.wire_render import render_friend_call, render_seat_view, render_view
 
 
 def level_names(m: MatchState, levels: tuple[int, ...]) -> list[str]:
@@ -31,7 +32,7 @@ def game_view(m: MatchState, seat: int | None) -> wire.GameView:
     """``seat``'s view of the match's current deal (None: a spectator's), display facts in."""
     deal = m.deal
     view = public_view(deal) if seat is None else view_for(deal, seat)
-    return wire.render_view(
+    return render_view(
         view,
         level_names(m, m.team_levels),
         m.is_over,
@@ -43,7 +44,7 @@ def game_view(m: MatchState, seat: int | None) -> wire.GameView:
 
 def game_views(m: MatchState, seats: Iterable[int | None]) -> dict[int | None, wire.GameView]:
     """``game_view(m, seat)`` for each of ``seats``, the part every seat sees alike worked out
-    and rendered once (``core.display.shared_facts``, ``wire.render_seat_view``): an update
+    and rendered once (``core.display.shared_facts``, ``wire_render.render_seat_view``): an update
     for four seats and the spectators costs one whole rendering and four small ones.
 
     >>> from shengji.core.ruleset import PRESETS
@@ -53,7 +54,7 @@ def game_views(m: MatchState, seats: Iterable[int | None]) -> dict[int | None, w
     """
     deal = m.deal
     shared = shared_facts(deal)
-    public = wire.render_view(
+    public = render_view(
         public_view(deal),
         level_names(m, m.team_levels),
         m.is_over,
@@ -67,7 +68,7 @@ def game_views(m: MatchState, seats: Iterable[int | None]) -> dict[int | None, w
             out[None] = public
         elif seat not in out:
             facts = table_facts(deal, seat, shared)
-            out[seat] = wire.render_seat_view(public, view_for(deal, seat), facts, shared.public)
+            out[seat] = render_seat_view(public, view_for(deal, seat), facts, shared.public)
     return out
 
 
@@ -92,7 +93,7 @@ def deal_summary(final: DealState, after: MatchState) -> wire.DealSummary:
         trump=None if final.trump is None else trump_str(final.trump),
         roles=list(facts.roles),
         friend=final.friend,
-        friend_call=wire.render_friend_call(call),
+        friend_call=render_friend_call(call),
         target=final.target,
         point_cards=cards_str(facts.point_cards),
         penalty_points=facts.penalty_points,

@@ -4,8 +4,9 @@ every server message also carries ``seq``, the room's sequence number (docs/prot
 
 This module holds what clients send (``ClientMessage``, decoded strictly) and re-exports
 the rest: the server's messages (``wire_server``), the events in an ``update``
-(``wire_events``) and the room and game views (``wire_views``). The protocol's JSON Schema
-is generated from these structs (``wire_schema``, ``shengji protocol-schema``).
+(``wire_events``), the room and game views (``wire_views``) and their rendering
+(``wire_render``). The protocol's JSON Schema is generated from these structs
+(``wire_schema``, ``shengji protocol-schema``).
 
 Version 2 only adds: fields with defaults in server messages (per-seat levels, the friend
 card, bids) and new action verbs inside ``act``; a client speaking version 1 is still served.
@@ -26,17 +27,12 @@ import msgspec
 
 from shengji.server.wire_events import *  # noqa: F403  (the events, re-exported)
 from shengji.server.wire_events import WireEvent, render_event
+from shengji.server.wire_render import *  # noqa: F403  (their rendering, re-exported)
+from shengji.server.wire_render import action_text, render_seat_view, render_view
 from shengji.server.wire_server import *  # noqa: F403  (the server's messages, re-exported)
 from shengji.server.wire_server import OLDEST, VERSION, ServerMessage, ServerMsg, encode
 from shengji.server.wire_views import *  # noqa: F403  (the views, re-exported)
-from shengji.server.wire_views import (
-    GameView,
-    RoomInfo,
-    SeatInfo,
-    action_text,
-    render_seat_view,
-    render_view,
-)
+from shengji.server.wire_views import GameView, RoomInfo, SeatInfo
 
 # --------------------------------------------------------------------------- client → server
 
