@@ -52,10 +52,12 @@ bench: setup
 	$(BIN)/python bench/rules.py
 	$(BIN)/python bench/deals.py
 
-# Opt-in compiled core and bots (mypyc; see docs/bots.md for speeds); pure Python stays the default.
+# Opt-in compiled core, bots and the server's per-action path (mypyc; docs/bots.md and
+# docs/deploy.md for speeds); pure Python stays the default.
 mypyc: setup-dev
 	BIN=$(abspath $(BIN)) bash scripts/build_mypyc.sh
 
 mypyc-clean:
-	rm -f src/shengji/core/*.so src/shengji/bots/*.so src/*__mypyc*.so
+	rm -f src/shengji/core/*.so src/shengji/bots/*.so src/shengji/server/*.so \
+	  src/shengji/server/table/*.so src/*__mypyc*.so
 	rm -rf src/build

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# Opt-in: compile the pure rules core (src/shengji/core) and the bots (src/shengji/bots: the
-# heuristic, its memory/odds/outlook, the search and its rollouts, the driver) with mypyc, in
-# place. The .so files sit next to the .py files and take precedence on import; remove them
-# with `make mypyc-clean` to go back to pure Python (the default, and what CI tests).
-# SRC=<dir> builds another checkout's src (used by bench comparisons).
+# Opt-in: compile with mypyc, in place, the pure rules core (src/shengji/core), the bots
+# (src/shengji/bots: the heuristic, its memory/odds/outlook, the search and its rollouts, the
+# driver) and the server's per-action path: the table's state machine (server/table), the
+# rendering of each seat's view (server/table_view.py, server/wire_render.py) and the replay
+# buffer (server/replay.py). The .so files sit next to the .py files and take precedence on
+# import; remove them with `make mypyc-clean` to go back to pure Python (the default, and
+# what CI tests). SRC=<dir> builds another checkout's src (used by bench comparisons).
 set -euo pipefail
 cd "${SRC:-$(dirname "$0")/../src}"
 BIN="${BIN:-$(cd "$(dirname "$0")/.." && pwd)/.venv/bin}"
 # bots/base.py (a runtime-checkable Protocol) and bots/fault.py (an exception class) stay
-# interpreted: mypyc compiles neither.
-"$BIN/mypyc" shengji/core/*.py $(ls shengji/bots/*.py | grep -Ev '/(base|fault)\.py$')
+# interpreted: mypyc compiles neither. So do the server's I/O shell (rooms, sockets: asyncio)
+# and the wire structs (msgspec classes; their rendering is apart, in wire_render.py).
+SERVER="shengji/server/table/*.py shengji/server/table_view.py shengji/server/wire_render.py
+  shengji/server/replay.py"
+# shellcheck disable=SC2086  # the globs above are meant to expand
+"$BIN/mypyc" shengji/core/*.py $(ls shengji/bots/*.py | grep -Ev '/(base|fault)\.py$') $SERVER
 rm -rf build
-echo "compiled: $(ls shengji/core/*.so shengji/bots/*.so | wc -l) extension modules" \
-  "(make mypyc-clean removes them)"
+echo "compiled: $(ls shengji/core/*.so shengji/bots/*.so shengji/server/*.so \
+  shengji/server/table/*.so | wc -l) extension modules (make mypyc-clean removes them)"

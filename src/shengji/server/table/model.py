@@ -14,8 +14,8 @@ way a room changes it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, TypedDict, Unpack
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, Literal, TypedDict, Unpack
 
 from shengji.core.actions import SYSTEM
 from shengji.core.match import MatchState
@@ -112,11 +112,16 @@ class ChatEntry:
     text: str
 
 
+LOG_FOLD: Final = 256
+"""How long an ``ActionLog``'s tail grows before it is folded into the rest (a module
+constant, not a class attribute: a compiled dataclass would take that for a field)."""
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class ActionLog:
     """A match's actions as logged, in order, grown one update at a time without copying
     the whole log: new texts join a short ``tail``, which is folded into ``done`` once it
-    holds ``FOLD`` (so an action costs about ``FOLD / 2`` copied entries, not the length of
+    holds ``LOG_FOLD`` (so an action costs about ``LOG_FOLD / 2`` copied entries, not the length of
     the match). Equal to another log, or to a tuple, holding the same texts.
 
     >>> log = ActionLog().add(("deal", "deal")).add(("play 0 SA",))
@@ -127,12 +132,10 @@ class ActionLog:
     done: tuple[str, ...] = ()
     tail: tuple[str, ...] = ()
 
-    FOLD: ClassVar[int] = 256
-
     def add(self, texts: tuple[str, ...]) -> ActionLog:
         """This log with ``texts`` after it."""
         tail = self.tail + texts
-        if len(tail) >= self.FOLD:
+        if len(tail) >= LOG_FOLD:
             return ActionLog(self.done + tail)
         return ActionLog(self.done, tail)
 
@@ -363,6 +366,10 @@ class TableChanges(TypedDict, total=False):
 
 _new = object.__new__
 _set = object.__setattr__
+_PLAIN_TABLE: Final = Table.__dictoffset__ != 0
+"""Whether a ``Table`` keeps its fields in a ``__dict__`` (pure Python), which ``evolve``
+copies; compiled by mypyc (scripts/build_mypyc.sh) it has none, and its native
+``__init__`` is fast."""
 
 
 def evolve(t: Table, **changes: Unpack[TableChanges]) -> Table:
@@ -375,6 +382,8 @@ def evolve(t: Table, **changes: Unpack[TableChanges]) -> Table:
     >>> evolve(t, seq=3).seq, t.seq, evolve(t, seq=3) == replace(t, seq=3)
     (3, 0, True)
     """
+    if not _PLAIN_TABLE:
+        return replace(t, **changes)
     values = t.__dict__.copy()
     values.update(changes)
     new = _new(Table)
