@@ -1,13 +1,18 @@
-"""Whether the bots run compiled (``make mypyc``) or as pure Python, said at server start.
+"""Whether the bots and the tables run compiled (``make mypyc``) or as pure Python, said at
+server start.
 
 Compiled, a heuristic rollout costs about a quarter of its pure-Python time, so a search
 sees about four times the worlds in its budget and plays clearly stronger (docs/bots.md:
-``search:300`` +0.113 levels a deal over ``heuristic`` compiled, +0.028 pure).
+``search:300`` +0.113 levels a deal over ``heuristic`` compiled, +0.028 pure); a table's
+per-action work (its state machine, each seat's view, the encoding) costs the server less
+CPU (docs/deploy.md, "The compiled build").
 
 >>> build_note(True)
-'bots: compiled (mypyc)'
+'bots and tables: compiled (mypyc)'
 >>> "make mypyc" in build_note(False)
 True
+>>> build_note(True, tables=False)
+'bots: compiled (mypyc); tables: pure Python (make mypyc compiles them too)'
 """
 
 from __future__ import annotations
@@ -20,9 +25,25 @@ def compiled() -> bool:
     return not (search.__file__ or "").endswith(".py")
 
 
-def build_note(is_compiled: bool | None = None) -> str:
-    """One line for the server's start: how the bots run, and how to compile them."""
-    if compiled() if is_compiled is None else is_compiled:
-        return "bots: compiled (mypyc)"
-    return ("bots: pure Python (make mypyc compiles them: 高手/expert then sees about 4x the "
-            "worlds a decision and plays stronger)")
+def tables_compiled() -> bool:
+    """Whether the table's state machine is a compiled extension (a build from before the
+    server's per-action path compiled has the bots only)."""
+    from importlib import import_module
+
+    machine = import_module("shengji.server.table.handle")  # the module, not its function
+    return not (machine.__file__ or "").endswith(".py")
+
+
+def build_note(is_compiled: bool | None = None, tables: bool | None = None) -> str:
+    """One line for the server's start: how the bots and the tables run, and how to compile
+    them (``tables`` defaults to ``is_compiled`` when that is given)."""
+    bots = compiled() if is_compiled is None else is_compiled
+    if tables is None:
+        tables = tables_compiled() if is_compiled is None else is_compiled
+    if bots and tables:
+        return "bots and tables: compiled (mypyc)"
+    if bots:
+        return "bots: compiled (mypyc); tables: pure Python (make mypyc compiles them too)"
+    return ("bots and tables: pure Python (make mypyc compiles them: 高手/expert then sees "
+            "about 4x the worlds a decision and plays stronger, and a table's action costs "
+            "the server less CPU)")

@@ -145,7 +145,7 @@ async def _serve(
     from uvicorn.config import LOGGING_CONFIG
 
     from shengji import __version__
-    from shengji.bots.build import build_note, compiled
+    from shengji.bots.build import build_note, compiled, tables_compiled
     from shengji.cli import startup_errors as startup
     from shengji.server.app import create_app
     from shengji.server.jsonlog import log_json_line, logging_config
@@ -184,7 +184,7 @@ async def _serve(
                         line = log_json_line(
                             "info", "shengji.serve", f"listening on {url}", url=url,
                             version=__version__, share=_share_urls(settings.host, port),
-                            bots_compiled=compiled(),
+                            bots_compiled=compiled(), tables_compiled=tables_compiled(),
                         )
                         print(line, flush=True)
                     else:
