@@ -1,11 +1,12 @@
 """Dataclasses whose ``__init__`` is written out stay the dataclasses they were (issue 17).
 
 The engine's most built values (``Play``, ``Unit``, ``Lead``, ``TrickRecord``, ``Declaration``,
-``Played`` …) write their ``__init__`` by hand: mypyc compiles a written one, while the one
-``@dataclass`` generates runs interpreted (about six times slower per object in the compiled
-build). These tests hold each written ``__init__`` to what ``@dataclass`` would have made:
-the same parameters in field order with the same defaults, every field set from its
-argument, and a frozen class still frozen.
+``Played`` …) and the table's per action (``TableFacts``, ``MatchState``, ``Outbox``, the
+effects ``Send``, ``Write``, ``Record`` …) write their ``__init__`` by hand: mypyc compiles
+a written one, while the one ``@dataclass`` generates runs interpreted (about six times
+slower per object in the compiled build). These tests hold each written ``__init__`` to
+what ``@dataclass`` would have made: the same parameters in field order with the same
+defaults, every field set from its argument, and a frozen class still frozen.
 """
 
 from __future__ import annotations
@@ -23,11 +24,19 @@ from shengji.core.actions import Play
 from shengji.core.cards import parse_cards as p
 
 
+def _modules() -> list[str]:
+    """The modules the compiled build compiles whose classes are built per action."""
+    names = [f"shengji.core.{i.name}" for i in pkgutil.iter_modules(shengji.core.__path__)]
+    table = importlib.import_module("shengji.server.table")
+    names += [f"shengji.server.table.{i.name}" for i in pkgutil.iter_modules(table.__path__)]
+    return [*names, "shengji.server.replay"]
+
+
 def _written_inits() -> list[type[Any]]:
-    """Every dataclass in ``shengji.core`` whose ``__init__`` is written in its module."""
+    """Every dataclass of ``_modules()`` whose ``__init__`` is written in its module."""
     found: dict[str, type[Any]] = {}
-    for info in pkgutil.iter_modules(shengji.core.__path__):
-        module = importlib.import_module(f"shengji.core.{info.name}")
+    for name in _modules():
+        module = importlib.import_module(name)
         for cls in vars(module).values():
             if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
                 continue
@@ -35,8 +44,8 @@ def _written_inits() -> list[type[Any]]:
                 continue
             code = getattr(vars(cls)["__init__"], "__code__", None)
             if code is not None and code.co_filename == getattr(module, "__file__", None):
-                found[cls.__qualname__] = cls
-    return [found[name] for name in sorted(found)]
+                found[f"{name}.{cls.__qualname__}"] = cls
+    return [found[key] for key in sorted(found)]
 
 
 WRITTEN = _written_inits()
@@ -45,7 +54,8 @@ WRITTEN = _written_inits()
 def test_the_hot_classes_write_their_init() -> None:
     names = {cls.__name__ for cls in WRITTEN}
     assert {"Play", "Declare", "Unit", "Lead", "TrickRecord", "DealResult", "Declaration",
-            "Played", "TrickWon", "CardDealt"} <= names
+            "Played", "TrickWon", "CardDealt", "TableFacts", "SharedFacts", "MatchState",
+            "Outbox", "Send", "Write", "Record", "LogRecords", "Kept", "ActionLog"} <= names
 
 
 @pytest.mark.parametrize("cls", WRITTEN, ids=lambda c: c.__name__)

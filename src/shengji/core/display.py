@@ -100,6 +100,32 @@ class TableFacts:
     played: tuple[PlayedSuit, ...] = ()
     """Per effective suit (trumps first, then ♠ ♥ ♣ ♦): the cards played so far this deal."""
 
+    def __init__(
+        self,
+        trumps: tuple[int, ...],
+        hand: tuple[int, ...],
+        options: tuple[Action, ...],
+        bury_count: int,
+        roles: tuple[Role | None, ...],
+        teams: tuple[int, ...],
+        goal: int | None,
+        point_cards: tuple[int, ...],
+        penalty_points: int,
+        hand_groups: tuple[int, ...] = (),
+        played: tuple[PlayedSuit, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "trumps", trumps)
+        object.__setattr__(self, "hand", hand)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "bury_count", bury_count)
+        object.__setattr__(self, "roles", roles)
+        object.__setattr__(self, "teams", teams)
+        object.__setattr__(self, "goal", goal)
+        object.__setattr__(self, "point_cards", point_cards)
+        object.__setattr__(self, "penalty_points", penalty_points)
+        object.__setattr__(self, "hand_groups", hand_groups)
+        object.__setattr__(self, "played", played)
+
 
 @dataclass(frozen=True, slots=True)
 class SharedFacts:
@@ -110,6 +136,16 @@ class SharedFacts:
     public: TableFacts
     ctx: TrumpContext
     played_counts: tuple[int, ...]
+
+    def __init__(
+        self,
+        public: TableFacts,
+        ctx: TrumpContext,
+        played_counts: tuple[int, ...],
+    ) -> None:
+        object.__setattr__(self, "public", public)
+        object.__setattr__(self, "ctx", ctx)
+        object.__setattr__(self, "played_counts", played_counts)
 
 
 def shared_facts(state: DealState) -> SharedFacts:

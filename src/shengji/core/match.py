@@ -106,6 +106,26 @@ class MatchState:
     redeals: int = 0
     """How often the current deal was dealt again (``Redeal``); each gets a fresh shuffle."""
 
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        seed: int | str,
+        levels: tuple[int, ...],
+        dealer: int | None,
+        deal: DealState,
+        history: tuple[DealSummary, ...] = (),
+        winners: tuple[int, ...] = (),
+        redeals: int = 0,
+    ) -> None:
+        object.__setattr__(self, "ruleset", ruleset)
+        object.__setattr__(self, "seed", seed)
+        object.__setattr__(self, "levels", levels)
+        object.__setattr__(self, "dealer", dealer)
+        object.__setattr__(self, "deal", deal)
+        object.__setattr__(self, "history", history)
+        object.__setattr__(self, "winners", winners)
+        object.__setattr__(self, "redeals", redeals)
+
     @classmethod
     def new(cls, ruleset: Ruleset, seed: int | str, first_dealer: int | None = None) -> MatchState:
         """A match whose first deal decides the dealer by declaration (or ``first_dealer``)."""

@@ -87,6 +87,11 @@ class Kept:
     data: bytes
     own: tuple[Own, ...] = ()
 
+    def __init__(self, seq: int, data: bytes, own: tuple[Own, ...] = ()) -> None:
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "own", own)
+
     @property
     def seats(self) -> list[int]:
         """The seats with a form of their own."""

@@ -37,12 +37,31 @@ class Record:
     data: str
     state: Mapping[str, Any] | None = None
 
+    def __init__(
+        self,
+        pos: int,
+        seq: int,
+        match_no: int,
+        kind: str,
+        data: str,
+        state: Mapping[str, Any] | None = None,
+    ) -> None:
+        object.__setattr__(self, "pos", pos)
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "match_no", match_no)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "state", state)
+
 
 @dataclass(frozen=True, slots=True)
 class LogRecords:
     """Append these rows (one transaction)."""
 
     records: tuple[Record, ...]
+
+    def __init__(self, records: tuple[Record, ...]) -> None:
+        object.__setattr__(self, "records", records)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +112,11 @@ class Write:
     request: WriteRequest
     retry: bool = False
 
+    def __init__(self, ticket: int, request: WriteRequest, retry: bool = False) -> None:
+        object.__setattr__(self, "ticket", ticket)
+        object.__setattr__(self, "request", request)
+        object.__setattr__(self, "retry", retry)
+
 
 # --------------------------------------------------------------------------- sending
 
@@ -112,6 +136,18 @@ class Send:
     msg: Message
     seq: int | None = None
     backlog: bool = False
+
+    def __init__(
+        self,
+        to: tuple[Recipient, ...],
+        msg: Message,
+        seq: int | None = None,
+        backlog: bool = False,
+    ) -> None:
+        object.__setattr__(self, "to", to)
+        object.__setattr__(self, "msg", msg)
+        object.__setattr__(self, "seq", seq)
+        object.__setattr__(self, "backlog", backlog)
 
 
 @dataclass(frozen=True, slots=True)

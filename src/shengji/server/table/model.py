@@ -134,6 +134,10 @@ class ActionLog:
     done: tuple[str, ...] = ()
     tail: tuple[str, ...] = ()
 
+    def __init__(self, done: tuple[str, ...] = (), tail: tuple[str, ...] = ()) -> None:
+        object.__setattr__(self, "done", done)
+        object.__setattr__(self, "tail", tail)
+
     def add(self, texts: tuple[str, ...]) -> ActionLog:
         """This log with ``texts`` after it."""
         tail = self.tail + texts

@@ -62,6 +62,22 @@ class Outbox:
     paused_since: float | None = None
     """A write has been failing since then (the room is paused)."""
 
+    def __init__(
+        self,
+        items: tuple[Item, ...] = (),
+        issued: int | None = None,
+        next_ticket: int = 1,
+        retry_at: float | None = None,
+        attempts: int = 0,
+        paused_since: float | None = None,
+    ) -> None:
+        object.__setattr__(self, "items", items)
+        object.__setattr__(self, "issued", issued)
+        object.__setattr__(self, "next_ticket", next_ticket)
+        object.__setattr__(self, "retry_at", retry_at)
+        object.__setattr__(self, "attempts", attempts)
+        object.__setattr__(self, "paused_since", paused_since)
+
     @property
     def unwritten(self) -> int:
         """Writes not yet durable."""
