@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Ranges in pyproject.toml; the exact versions installed (and tested) in constraints.txt.
 PIP_INSTALL := $(BIN)/pip install -q -c constraints.txt
 
-.PHONY: setup setup-dev run test test-postgres browser-deps lint typecheck bench mypyc mypyc-clean
+.PHONY: setup setup-dev run test test-postgres browser-deps lint typecheck bench mypyc mypyc-clean test-mypyc
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -56,6 +56,11 @@ bench: setup
 # docs/deploy.md for speeds); pure Python stays the default.
 mypyc: setup-dev
 	BIN=$(abspath $(BIN)) bash scripts/build_mypyc.sh
+
+# The core's, the bots' and the server's tests against a compiled copy (the checkout stays
+# pure); not part of `make test`, which tests the pure-Python build.
+test-mypyc: setup-dev
+	BIN=$(abspath $(BIN)) bash scripts/test_mypyc.sh
 
 mypyc-clean:
 	rm -f src/shengji/core/*.so src/shengji/bots/*.so src/shengji/server/*.so \

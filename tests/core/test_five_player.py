@@ -16,6 +16,7 @@ from collections import Counter
 
 import pytest
 
+from shengji.bots.build import compiled
 from shengji.bots.random import RandomBot
 from shengji.core.actions import SYSTEM, Deal, Declare, Pass
 from shengji.core.bidding import legal_declarations, make_declaration
@@ -39,6 +40,10 @@ from shengji.core.units import classify
 from shengji.core.views import view_for
 from tests.core.dealkit import assert_illegal, deal_out, stacked, step
 from tests.core.test_friend_levels import outcome
+
+pytestmark = pytest.mark.skipif(
+    compiled(), reason="fakes a DealState (SimpleNamespace), which a compiled function refuses"
+)
 
 FIVE = PRESETS["five-player"]
 J, A, JK = 9, 12, JOKER_LEVEL  # level indices: five-player plays every rank, then JK

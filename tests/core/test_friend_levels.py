@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shengji.bots.build import compiled
 from shengji.bots.driver import play_match
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.random import RandomBot
@@ -28,6 +29,10 @@ from shengji.core.record import GameRecord, replay
 from shengji.core.ruleset import PRESETS, Ruleset, preset
 from shengji.core.scoring import level_change
 from shengji.core.state import DealResult
+
+pytestmark = pytest.mark.skipif(
+    compiled(), reason="fakes a DealState (SimpleNamespace), which a compiled function refuses"
+)
 
 FIVE = PRESETS["five-player"]
 FF = PRESETS["find-friend"]

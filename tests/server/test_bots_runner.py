@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
+from shengji.bots.build import compiled
 from shengji.bots.random import RandomBot
 from shengji.core.actions import Deal
 from shengji.core.legal import LegalActions
@@ -46,6 +49,7 @@ def test_a_slow_bot_gets_a_legal_fallback_within_the_budget() -> None:
     runner.close()
 
 
+@pytest.mark.skipif(compiled(), reason="the compiled build refuses a process pool")
 def test_process_pool_bots_keep_their_state() -> None:
     deal = _window()
     seat = deal.to_act
@@ -119,3 +123,9 @@ def test_the_deadline_is_lifted_after_the_think() -> None:
     action, after = think(bot, deal, seat, deadline=time.monotonic() + 5)
     assert action is not None and deal.is_legal(action)
     assert isinstance(after, SearchBot) and after.deadline is None
+
+
+def test_a_process_pool_is_refused_with_the_compiled_build() -> None:
+    with pytest.raises(ValueError, match="bot_mode=process needs the pure-Python build"):
+        BotRunner("process", 1, is_compiled=True)
+    BotRunner("thread", 1, is_compiled=True).close()  # threads share the states: fine

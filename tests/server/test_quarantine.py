@@ -17,6 +17,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 import shengji.server.table.timers as timers
+from shengji.bots.build import compiled
 from shengji.server.table.step import Step
 from tests.server.helpers import (
     Client,
@@ -49,6 +50,7 @@ def _lines_about(caplog: pytest.LogCaptureFixture, code: str) -> list[str]:
     ]
 
 
+@pytest.mark.skipif(compiled(), reason="patches the table's dealing, compiled in this build")
 def test_a_room_whose_engine_raises_is_stopped_after_one_logged_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -20,6 +20,7 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from shengji.bots.base import Bot
+from shengji.bots.build import compiled
 from shengji.core.actions import Action
 from shengji.core.state import DealState, Phase
 from shengji.core.views import view_for
@@ -60,10 +61,26 @@ def fallback(deal: DealState, seat: int, rng: random.Random) -> Action | None:
     return legal.sample(rng) if legal else None
 
 
+PROCESS_NEEDS_PURE = (
+    "bot_mode=process needs the pure-Python build: a compiled state (make mypyc) cannot be "
+    "sent to a worker process; use bot_mode=thread, or make mypyc-clean"
+)
+"""Why a process pool is refused with the compiled build: unpickling a compiled frozen
+dataclass (the ``Ruleset`` in every state) goes through its frozen ``__setattr__``."""
+
+
 class BotRunner:
     """Runs ``think`` in an executor with a budget."""
 
-    def __init__(self, mode: str = "thread", workers: int = 2, budget_s: float = 2.0) -> None:
+    def __init__(
+        self,
+        mode: str = "thread",
+        workers: int = 2,
+        budget_s: float = 2.0,
+        is_compiled: bool | None = None,
+    ) -> None:
+        if mode == "process" and (compiled() if is_compiled is None else is_compiled):
+            raise ValueError(PROCESS_NEEDS_PURE)
         self.mode = mode
         self.budget_s = budget_s
         self.executor: Executor = (
