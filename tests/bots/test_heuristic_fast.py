@@ -221,7 +221,7 @@ def test_forced_follows() -> None:
         counts = [0] * 54
         for c in parse_cards(hand):
             counts[c] += 1
-        got = _forced_follow(counts, analyse_lead(tuple(parse_cards(lead)), ctx, rs), ctx)
+        got = _forced_follow(tuple(counts), analyse_lead(tuple(parse_cards(lead)), ctx, rs), ctx)
         return None if got is None else cards_str(got)
 
     assert forced("S9 S9", "S3 HA") == "S3 HA"  # the last trick: the whole hand

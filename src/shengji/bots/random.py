@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 
+from mypy_extensions import mypyc_attr
+
 from shengji.core.actions import Action, Pass
 from shengji.core.draws import pick
 from shengji.core.legal import LegalActions
@@ -22,6 +24,8 @@ from shengji.core.state import PHASE_PLAYING, Phase
 from shengji.core.views import DealView
 
 
+# a plugin bot may subclass it in the compiled build too (docs/bots.md, "Plugins")
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomBot:
     """Random legal actions from its own seeded generator."""
 
