@@ -149,3 +149,85 @@ def test_an_open_socket_keeps_no_handshake_headers() -> None:
         thread.join(15)
         sock.close()
     assert seen[0] > 3 and seen[1:] == [0, 0]
+
+
+@contextlib.contextmanager
+def _echo_server(interval: float) -> Any:
+    """A uvicorn server of our protocol pinging every ``interval`` s (pong within as long),
+    whose app echoes text; yields its port and the number of pings sent so far."""
+    pings: list[float] = []
+    original = WebSocketProtocol.__mro__[1].send_keepalive_ping  # type: ignore[attr-defined]
+
+    def counted(self: WebSocketProtocol) -> None:
+        pings.append(time.monotonic())
+        original(self)
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            return
+        await receive()
+        await send({"type": "websocket.accept"})
+        while (msg := await receive())["type"] == "websocket.receive":
+            await send({"type": "websocket.send", "text": msg["text"]})
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    config = uvicorn.Config(app, ws=WebSocketProtocol, log_level="warning",
+                            ws_ping_interval=interval, ws_ping_timeout=interval)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
+    base = WebSocketProtocol.__mro__[1]
+    base.send_keepalive_ping = counted  # type: ignore[attr-defined]
+    thread.start()
+    try:
+        while not server.started:
+            time.sleep(0.01)
+        yield sock.getsockname()[1], pings
+    finally:
+        base.send_keepalive_ping = original  # type: ignore[attr-defined]
+        server.should_exit = True
+        thread.join(15)
+        sock.close()
+
+
+def test_a_client_heard_from_within_the_interval_is_not_pinged() -> None:
+    """Keepalive pings only for silent sockets: a client that sends every 50 ms is never
+    pinged at a 0.2 s interval; a silent one is, answers, and stays open."""
+    with _echo_server(0.2) as (port, pings):
+        with connect(f"ws://127.0.0.1:{port}/ws/ABCD", ping_interval=None) as chatty:
+            for n in range(24):  # 1.2 s: six intervals
+                chatty.send(f"play {n}")
+                assert chatty.recv(timeout=10) == f"play {n}"
+                time.sleep(0.05)
+        assert pings == []
+        with connect(f"ws://127.0.0.1:{port}/ws/ABCD", ping_interval=None) as silent:
+            time.sleep(1.0)  # its client answers each ping in the background
+            silent.send("still here")
+            assert silent.recv(timeout=10) == "still here"
+        assert len(pings) >= 3
+
+
+def test_a_silent_client_that_does_not_answer_is_closed() -> None:
+    """A peer that goes quiet after it last spoke, and answers no ping, is closed within
+    interval + timeout of its last frame, as before the change."""
+    from websockets.client import ClientProtocol
+    from websockets.protocol import State
+    from websockets.uri import parse_uri
+
+    with _echo_server(0.2) as (port, pings):
+        raw = socket.create_connection(("127.0.0.1", port))
+        proto = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/ws/ABCD"))
+        proto.send_request(proto.connect())
+        raw.sendall(b"".join(proto.data_to_send()))
+        raw.settimeout(5)
+        while proto.state is not State.OPEN:  # the server's handshake response
+            proto.receive_data(raw.recv(65536))
+        proto.send_text(b"play 7H")  # heard from once, then never again
+        raw.sendall(b"".join(proto.data_to_send()))
+        started = time.monotonic()
+        while (data := raw.recv(65536)) != b"":  # read, never answer: until the server closes
+            proto.receive_data(data)
+        waited = time.monotonic() - started
+        raw.close()
+        assert len(pings) == 1
+        assert 0.3 <= waited < 2.0  # one interval, then the pong's timeout
