@@ -32,6 +32,7 @@ import asyncio
 import json
 import os
 import random
+import selectors
 import sqlite3
 import subprocess
 import sys
@@ -153,7 +154,7 @@ class FloorApp:
 
 
 def serve(port: int, size: int, commit: bool, db: str, gap_s: float, ping_s: float,
-          keepalive: str) -> None:
+          keepalive: str, tick: float) -> None:
     """Run the floor server (a child process) until killed."""
     if keepalive == "all":  # uvicorn's own: every socket pinged every interval
         base = WebSocketProtocol.__mro__[1]
@@ -171,6 +172,19 @@ def serve(port: int, size: int, commit: bool, db: str, gap_s: float, ping_s: flo
         )
         await uvicorn.Server(config).serve()
 
+    if tick:  # wake-ups coalesced: a nap before every select that would block
+        class Coalescing(selectors.EpollSelector):
+            def select(self, timeout: float | None = None) -> Any:
+                if timeout is None or timeout > 0:
+                    nap = tick if timeout is None else min(tick, timeout)
+                    time.sleep(nap)
+                    timeout = None if timeout is None else timeout - nap
+                    return super().select(timeout)
+                return super().select(timeout)
+
+        with asyncio.Runner(loop_factory=lambda: asyncio.SelectorEventLoop(Coalescing())) as r:
+            r.run(main())
+        return
     asyncio.run(main())
 
 
@@ -270,7 +284,7 @@ def measure(args: argparse.Namespace, tables: int, keepalive: str, commit: bool,
     port = free_port()
     cmd = [sys.executable, __file__, "--serve", str(port), "--bytes", str(args.bytes),
            "--gap", str(args.gap), "--ping", str(args.ping), "--keepalive", keepalive,
-           "--db", db, *(["--commit"] if commit else [])]
+           "--tick-ms", str(args.tick_ms), "--db", db, *(["--commit"] if commit else [])]
     proc = subprocess.Popen(cmd)
     pin(proc.pid, {0})
     think = (2.0, 4.0) if args.human else None
@@ -286,7 +300,7 @@ def measure(args: argparse.Namespace, tables: int, keepalive: str, commit: bool,
         proc.terminate()
         proc.wait()
     return {**point, "commit": commit, "bytes": args.bytes, "ping_s": args.ping,
-            "keepalive": keepalive}
+            "keepalive": keepalive, "tick_ms": args.tick_ms}
 
 
 def main() -> None:
@@ -303,6 +317,9 @@ def main() -> None:
     ap.add_argument("--keepalive", default="silent",
                     help="comma-separated: silent (ours: ping sockets silent for an interval), "
                          "all (uvicorn's: ping every socket), off")
+    ap.add_argument("--tick-ms", type=float, default=0.0,
+                    help="the server naps this long before each select that would block, "
+                         "so that wake-ups coalesce (0: asyncio as it is)")
     ap.add_argument("--name", default="io_floor")
     ap.add_argument("--out", default=str(RESULTS))
     ap.add_argument("--serve", type=int, help=argparse.SUPPRESS)
@@ -311,7 +328,8 @@ def main() -> None:
     args = ap.parse_args()
     raise_open_files()
     if args.serve:
-        serve(args.serve, args.bytes, args.commit, args.db, args.gap, args.ping, args.keepalive)
+        serve(args.serve, args.bytes, args.commit, args.db, args.gap, args.ping, args.keepalive,
+              args.tick_ms / 1000)
         return
     pin(os.getpid(), {1})
     points = []

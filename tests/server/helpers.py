@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from shengji.server.app import create_app
+from shengji.server.loop_nap import loop_factory
 from shengji.server.settings import Settings
 from shengji.server.ws_protocol import WebSocketProtocol
 from tests import pg
@@ -117,7 +118,12 @@ def live_server(settings: Settings, app: FastAPI | None = None) -> Iterator[str]
         ws_per_message_deflate=settings.ws_compression,
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])))
+
+    def run() -> None:  # on the loop shengji serve would run (loop_nap_ms)
+        with asyncio.Runner(loop_factory=loop_factory(settings.loop_nap_ms)) as runner:
+            runner.run(server.serve(sockets=[sock]))
+
+    thread = threading.Thread(target=run)
     thread.start()
     deadline = time.monotonic() + 15
     while not server.started:

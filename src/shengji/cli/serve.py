@@ -93,6 +93,7 @@ def serve(args: argparse.Namespace, err: TextIO | None = None) -> int:
     (``shengji serve: ...``), exit status 1 (2 for a bad flag value), no traceback unless
     ``--log-level debug``."""
     from shengji.cli import startup_errors as startup
+    from shengji.server.loop_nap import loop_factory
 
     err = err or sys.stderr
     keys = (
@@ -126,7 +127,8 @@ def serve(args: argparse.Namespace, err: TextIO | None = None) -> int:
     except startup.StartupError as e:
         return _fail(e, e.line, e.code, debug, err, as_json)
     try:
-        return asyncio.run(_serve(settings, lock, sock, err))
+        with asyncio.Runner(loop_factory=loop_factory(settings.loop_nap_ms)) as runner:
+            return runner.run(_serve(settings, lock, sock, err))
     except startup.StartupError as e:
         return _fail(e, e.line, e.code, debug, err, as_json)
     except Exception as e:

@@ -113,6 +113,10 @@ class Settings(BaseSettings):
     """At least this long between two group commits of the action log (per writer lane):
     under load a commit carries several actions instead of one, each broadcast at most this
     much later (docs/deploy.md "The log writer"); 0: commit whenever the last one is done."""
+    loop_nap_ms: float = Field(default=0.0, ge=0, le=50)
+    """The event loop naps this long before each wait for I/O that would block, so that what
+    arrives meanwhile is handled together (server/loop_nap.py): less CPU per action at human
+    pace for up to this much more latency per hop; 0 (default): asyncio's own loop."""
     ws_compression: bool = False
     """permessage-deflate on WebSocket frames (docs/deploy.md "Compression": off by default,
     it costs more CPU per frame than it saves at the frame sizes a table sends; on for
