@@ -32,7 +32,6 @@ import asyncio
 import json
 import os
 import random
-import selectors
 import sqlite3
 import subprocess
 import sys
@@ -51,6 +50,7 @@ if not __package__:  # run as a script: make ``bench`` importable
 
 from bench.load_server import free_port, pin, raise_open_files
 
+from shengji.server.loop_nap import loop_factory
 from shengji.server.ws_protocol import WebSocketProtocol, send_now_of
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -172,20 +172,9 @@ def serve(port: int, size: int, commit: bool, db: str, gap_s: float, ping_s: flo
         )
         await uvicorn.Server(config).serve()
 
-    if tick:  # wake-ups coalesced: a nap before every select that would block
-        class Coalescing(selectors.EpollSelector):
-            def select(self, timeout: float | None = None) -> Any:
-                if timeout is None or timeout > 0:
-                    nap = tick if timeout is None else min(tick, timeout)
-                    time.sleep(nap)
-                    timeout = None if timeout is None else timeout - nap
-                    return super().select(timeout)
-                return super().select(timeout)
-
-        with asyncio.Runner(loop_factory=lambda: asyncio.SelectorEventLoop(Coalescing())) as r:
-            r.run(main())
-        return
-    asyncio.run(main())
+    # tick > 0: the server's coalesced wake-ups (server/loop_nap.py, setting loop_nap_ms)
+    with asyncio.Runner(loop_factory=loop_factory(tick * 1000)) as runner:
+        runner.run(main())
 
 
 # ------------------------------------------------------------------ the client side
@@ -319,7 +308,7 @@ def main() -> None:
                          "all (uvicorn's: ping every socket), off")
     ap.add_argument("--tick-ms", type=float, default=0.0,
                     help="the server naps this long before each select that would block, "
-                         "so that wake-ups coalesce (0: asyncio as it is)")
+                         "so that wake-ups coalesce (server/loop_nap.py; 0: asyncio's own)")
     ap.add_argument("--name", default="io_floor")
     ap.add_argument("--out", default=str(RESULTS))
     ap.add_argument("--serve", type=int, help=argparse.SUPPRESS)

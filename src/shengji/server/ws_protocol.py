@@ -24,8 +24,9 @@ for a server that sends many small messages to many sockets.
   ``ws_ping_timeout``. A frame the client sent since proves it there as well as a pong
   would, so a socket heard from within the interval is not pinged; its check moves to one
   interval after it was last heard. A dead peer is still closed within interval + timeout of
-  its last frame. At human pace, 7,500 sockets' pings cost the bare socket path
-  (``bench/io_floor.py``) about a third of its CPU per action.
+  its last frame. Measured on the bare socket path at human pace (``bench/io_floor.py``,
+  7,500 sockets): CPU per action 515 µs with uvicorn's pings, 501 with these, 381 with
+  none; where clients connect together (their pings then stay in step) p99 177 → 16 ms.
 
 ``serve`` passes ``WebSocketProtocol`` to uvicorn (``uvicorn.Config(ws=...)``);
 ``tests/server/test_ws_protocol.py`` checks it against a real uvicorn server.
