@@ -7,8 +7,9 @@ At human pace actions come one at a time, so each is a turn of the loop of its o
 writer thread as another. Napping trades a little latency (at most the nap per hop an
 action makes through the loop: its read, its commit) for less CPU per action: at 1,500
 tables at human pace, 5 ms naps, the socket floor −17 % to −26 %, the whole server −3 % to
-−22 % in three runs (docs/deploy.md, "The socket floor"). A nap never delays a timer (it is cut to the loop's own timeout) nor work already
-waiting (the loop then polls without blocking).
+−22 % in three runs (docs/deploy.md, "The socket floor"). A nap never delays a timer (it
+is cut to the loop's own timeout) nor work already waiting (the loop then polls without
+blocking).
 
 >>> import time
 >>> sel = NappingSelector(0.05)
