@@ -21,7 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from shengji.bots.duplicate import DuplicateReport, PairResult, play_pair
+from shengji.bots.duplicate import DuplicateReport, PairResult, mean_ci, play_pair
 from shengji.core.ruleset import PRESETS
 
 OUT = Path(__file__).parent / "results"
@@ -59,6 +59,19 @@ def summary(out: Path, rung: str) -> dict[str, Any] | None:
         d.pop("i"), d.pop("seed")
         rep.add(PairResult(**d))
     return rep.to_dict() if rep.pairs else None
+
+
+def paired(out: Path, a: str, b: str) -> dict[str, Any]:
+    """Rung ``a`` minus rung ``b`` in signed levels per deal, over the pairs (same seeds)
+    both played: the same deals, so the deals' luck cancels."""
+    def load(rung: str) -> dict[int, float]:
+        lines = rung_file(out, rung).read_text().splitlines()
+        return {(d := json.loads(line))["i"]: d["signed_levels"] for line in lines}
+
+    la, lb = load(a), load(b)
+    both = sorted(la.keys() & lb.keys())
+    return {"a": a, "b": b, "pairs": len(both),
+            "signed_levels_per_deal": mean_ci([la[i] - lb[i] for i in both])}
 
 
 def svg(rows: Sequence[dict[str, Any]]) -> str:
@@ -107,8 +120,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=0,
                         help="start at this pair index (to split a rung over processes)")
     parser.add_argument("--report", action="store_true", help="summarise and draw only")
+    parser.add_argument("--paired", metavar="A,B",
+                        help="only compare two rungs on the pairs both played: A - B")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.paired:
+        a, b = args.paired.split(",")
+        d = paired(args.out, a.strip(), b.strip())
+        s = d["signed_levels_per_deal"]
+        print(f"{a} - {b}: {d['pairs']} pairs, signed levels/deal {s['mean']:+.3f} "
+              f"[{s['lo']:+.3f}, {s['hi']:+.3f}]")
+        return 0
     rungs = [r.strip() for r in args.rungs.split(",") if r.strip()]
     if not args.report:
         for rung in rungs:
@@ -116,7 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rows = []
     known = sorted(p.stem for p in args.out.glob("*.jsonl"))
     for stem in known:
-        rung = stem.replace("-", ":", 1) if stem.startswith("search-") else stem
+        rung = stem.replace("-", ":") if stem.startswith("search-") else stem
         d = summary(args.out, rung)
         if d is None:
             continue

@@ -21,9 +21,15 @@ import statistics
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.sampler import sample_hidden
 from shengji.bots.search import SearchBot
+from shengji.core.match import MatchState
+from shengji.core.ruleset import PRESETS
+from shengji.core.state import Phase
+from shengji.core.views import view_for
 
 RESULTS = Path(__file__).parent / "results"
 
@@ -40,6 +46,61 @@ def accuracy(true_hands: Sequence[Sequence[int]], hands: Sequence[Sequence[int]]
     return right / total if total else 1.0
 
 
+def follow(deals: int, worlds: int, variants: list[str], seed: int) -> dict[str, Any]:
+    """Worlds drawn at every play decision of seeded heuristic deals, in order, by one
+    ``SearchBot`` per seat and variant (chains carry over between a seat's decisions):
+    accuracy early (tricks 0-7) and late, CPU ms per world. ``c12x6b2``: 12 chains, 6
+    swaps per world, beta 2; a number: best of that many draws."""
+    rs = PRESETS["classic"]
+    out: dict[str, Any] = {}
+    for name in variants:
+        acc: list[float] = []
+        early: list[float] = []
+        late: list[float] = []
+        cpu = 0.0
+        proposed = accepted = 0
+        for k in range(deals):
+            kw: dict[str, Any] = {}
+            if name.startswith("c"):
+                count, rest = name[1:].split("x")
+                steps, beta = rest.split("b")
+                kw = {"chains": int(count), "chain_steps": int(steps), "beta": float(beta)}
+            else:
+                kw = {"draws": int(name)}
+            searchers = [SearchBot(seed=f"wf.{k}.{s}", **kw) for s in range(rs.players)]
+            bots = [HeuristicBot(f"{seed}.{k}.{s}") for s in range(rs.players)]
+            m = MatchState.new(rs, f"{seed}.{k}", k % 4)
+            while not m.history:
+                seat = m.to_act
+                assert seat is not None
+                legal = m.legal_actions(seat)
+                view = view_for(m.deal, seat) if seat >= 0 else None
+                act = bots[seat].choose(view, legal) if view is not None else None
+                if act is None:
+                    act = legal.sample(random.Random(0))
+                if m.deal.phase is Phase.PLAYING and view is not None:
+                    for _ in range(worlds):
+                        t0 = time.thread_time()
+                        hands, _kitty = searchers[seat].world(view)
+                        cpu += time.thread_time() - t0
+                        a = accuracy(m.deal.hands, hands, seat)
+                        acc.append(a)
+                        (early if len(m.deal.tricks) < 8 else late).append(a)
+                m, _ = m.apply(act)
+            for b in searchers:
+                if b.chains is not None:
+                    proposed += b.chains.proposed
+                    accepted += b.chains.accepted
+        ms = 1000 * cpu / len(acc)
+        out[name] = {"accuracy": statistics.fmean(acc), "early": statistics.fmean(early),
+                     "late": statistics.fmean(late), "cpu_ms_per_world": ms,
+                     "accepted": accepted / proposed if proposed else None}
+        r = out[name]
+        print(f"{name:>9} {r['accuracy']:>9.3f} {r['early']:>7.3f} {r['late']:>7.3f} "
+              f"{ms:>9.1f}", flush=True)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from decisions import positions  # bench/decisions.py: the same seeded positions
 
@@ -49,7 +110,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--draws", default="1,4,8")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", type=Path, default=RESULTS / "worlds.json")
+    parser.add_argument("--follow", type=int, default=0, metavar="DEALS",
+                        help="follow DEALS whole deals in order (chains carry over)")
     args = parser.parse_args(argv)
+    if args.follow:
+        print(f"{args.follow} deals followed, {args.worlds} worlds a decision")
+        print(f"{'draws':>9} {'accuracy':>9} {'early':>7} {'late':>7} {'ms/world':>9}")
+        report = follow(args.follow, args.worlds, args.draws.split(","), args.seed)
+        args.out.write_text(json.dumps({"deals": args.follow, "worlds": args.worlds,
+                                        "seed": args.seed, "follow": report}, indent=1) + "\n")
+        return 0
     where = [p for p in positions(args.positions, args.seed) if p.view.friend_call is None]
     report: dict[str, dict[str, float]] = {}
     print(f"{len(where)} positions, {args.worlds} worlds each")

@@ -133,11 +133,14 @@ def test_the_true_deal_explains_every_heuristic_play() -> None:
         assert max(drawn) > 0
 
 
-@pytest.mark.parametrize(("draws", "tells"), [(1, False), (3, False), (1, True)])
-def test_the_search_with_inference_decides_from_the_view_only(draws: int, tells: bool) -> None:
+@pytest.mark.parametrize(("draws", "tells", "chains"),
+                         [(1, False, 0), (3, False, 0), (1, True, 0), (1, False, 2)])
+def test_the_search_with_inference_decides_from_the_view_only(
+    draws: int, tells: bool, chains: int
+) -> None:
     """The view-swap check where the new evidence is in play (``draws=3``: the filter
-    too): swapping two other seats' hands, the view unchanged, changes no world, no
-    rollout and no choice."""
+    too; ``chains``: worlds moved by swaps scored on the plays): swapping two other
+    seats' hands, the view unchanged, changes no world, no rollout and no choice."""
     state, _who = constrained()
     seat = state.to_act
     assert seat is not None
@@ -152,7 +155,7 @@ def test_the_search_with_inference_decides_from_the_view_only(draws: int, tells:
             continue
         picks = []
         for s in (state, twin):
-            bot = SearchBot(seed=3, samples=3, draws=draws, tells=tells)
+            bot = SearchBot(seed=3, samples=3, draws=draws, tells=tells, chains=chains)
             worlds = [bot.world(view_for(s, seat)) for _ in range(2)]
             choice = bot.choose(view_for(s, seat), s.legal_actions(seat))
             picks.append((worlds, choice, [(w, r) for w, r, _c in bot.stats]))

@@ -30,7 +30,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Final
 
 from shengji.bots.heuristic import HeuristicBot
@@ -54,21 +54,39 @@ def misses(
     """Plays of the other seats that the heuristic (``bots``, one per seat) would not
     have made in this world (``IMPOSSIBLE`` when the plays rule it out); counting stops
     once past ``stop``."""
+    counts = seat_misses(view, hands, kitty, bots, None, stop)
+    return IMPOSSIBLE if counts is None else sum(counts)
+
+
+def seat_misses(
+    view: DealView,
+    hands: Sequence[Sequence[int]],
+    kitty: Sequence[int],
+    bots: Sequence[HeuristicBot],
+    seats: Collection[int] | None = None,
+    stop: int | None = None,
+) -> list[int] | None:
+    """``misses`` seat by seat, judging only ``seats`` (every other seat when None; the
+    others count 0): a seat's choices depend on its own hand and what all see, so a swap
+    of cards between two seats changes only theirs. None when the plays rule the world
+    out; counting stops once the sum is past ``stop``."""
     state = start_of_play(view, hands, kitty)
     plays = [p for t in view.tricks for p in t.plays] + list(view.trick)
+    counts = [0] * len(view.hand_sizes)
     miss = 0
     for seat, cards in plays:
-        if seat != view.seat:
+        if seat != view.seat and (seats is None or seat in seats):
             legal = state.legal_actions(seat)
             choice = bots[seat].choose(view_for(state, seat), legal)
             if not isinstance(choice, Play) or sorted(choice.cards) != sorted(cards):
+                counts[seat] += 1
                 miss += 1
                 if stop is not None and miss > stop:
-                    return miss
+                    return counts
         try:
             state.apply_in_place(Play(seat, tuple(cards)))
         except IllegalAction:
-            return IMPOSSIBLE  # a follow this world's hand did not allow (evidence unmet)
+            return None  # a follow this world's hand did not allow (evidence unmet)
         if state.failed_throws:
-            return IMPOSSIBLE  # a throw that stood would have failed in this world
-    return miss
+            return None  # a throw that stood would have failed in this world
+    return counts

@@ -55,10 +55,13 @@ def _search(
     think_ms: float = 1000.0,
     rollout: str = "heuristic",
     samples: int | None = None,
+    chains: bool = False,
 ) -> Bot:
+    from shengji.bots.chains import COUNT
     from shengji.bots.search import SearchBot
 
-    return SearchBot(seed, think_ms=think_ms, samples=samples, rollout=rollout)
+    return SearchBot(seed, think_ms=think_ms, samples=samples, rollout=rollout,
+                     chains=COUNT if chains else 0)
 
 
 def _beginner(seed: int | str) -> Bot:
@@ -112,6 +115,9 @@ class BotSpec:
     """Fixed number of sampled worlds instead of a time budget (``search:16w``)."""
     rollout: str | None = None
     """Rollout policy of ``search`` (``random`` or ``heuristic``)."""
+    chains: bool = False
+    """``search:<ms>:chains``: heuristic rollouts in worlds kept across the deal's decisions
+    and moved toward what the other seats' plays say (``bots/chains.py``; opt-in)."""
 
 
 def parse_bot_spec(name: str, arena: bool = False) -> BotSpec:
@@ -150,16 +156,20 @@ def parse_bot_spec(name: str, arena: bool = False) -> BotSpec:
     if base != "search":
         raise ValueError(f"bot {base!r} takes no parameters (got {name!r})")
     think, _, rollout = params.partition(":")
-    usage = f"; use search:<think ms>|<worlds>w[:random|heuristic], not {name!r}"
-    if rollout and rollout not in ("random", "heuristic"):
-        raise ValueError(f"search rollouts are random or heuristic{usage}")
+    usage = f"; use search:<think ms>|<worlds>w[:random|heuristic|chains], not {name!r}"
+    if rollout and rollout not in ("random", "heuristic", "chains"):
+        raise ValueError(f"search rollouts are random or heuristic (or chains){usage}")
+    chains = rollout == "chains"
+    if chains:
+        rollout = "heuristic"
     if think.endswith("w"):
         digits = think[:-1]
         if not digits.isdigit() or not 1 <= int(digits) <= MAX_WORLDS:
             raise ValueError(f"search worlds must be 1..{MAX_WORLDS}{usage}")
-        return BotSpec(base, None, int(digits), rollout or None)
+        return BotSpec(base, None, int(digits), rollout or None, chains)
     try:
-        return BotSpec(base, think_ms(think, "search think time"), None, rollout or None)
+        return BotSpec(base, think_ms(think, "search think time"), None, rollout or None,
+                       chains)
     except ValueError as e:
         raise ValueError(f"{e}{usage}") from None
 
@@ -206,8 +216,8 @@ def bot_factory(name: str, allow_import: bool = False) -> BotFactory:
     if spec == BotSpec(spec.base):  # no parameters
         return factory
     think = 1000.0 if spec.think_ms is None else spec.think_ms
-    rollout, samples = spec.rollout or "heuristic", spec.samples
-    return lambda seed: _search(seed, think, rollout, samples)
+    rollout, samples, chains = spec.rollout or "heuristic", spec.samples, spec.chains
+    return lambda seed: _search(seed, think, rollout, samples, chains)
 
 
 def with_think_ms(names: list[str], think: float | None) -> list[str]:

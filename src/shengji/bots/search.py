@@ -28,6 +28,7 @@ from typing import Final
 
 from shengji.bots.base import Bot
 from shengji.bots.bury import burial_options
+from shengji.bots.chains import BETA, STEPS, Chains, usable
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import misses
 from shengji.bots.sampler import Follow, Tell, sample_hidden, structured_follows, tells
@@ -110,6 +111,9 @@ class SearchBot:
         draws: int = 1,
         tells: bool = False,
         bury: bool = False,
+        chains: int = 0,
+        chain_steps: int = STEPS,
+        beta: float = BETA,
     ) -> None:
         from shengji.bots.registry import BOTS, make_bot
 
@@ -133,6 +137,11 @@ class SearchBot:
         cheapest ones, each played out from the first lead in the same worlds. Opt-in: no
         clear gain measured (docs/bots.md)."""
         self._judges = [HeuristicBot(f"{seed}.judge.{k}") for k in range(6)]
+        self.chains = (Chains(self.rng, self._judges, chains, chain_steps, beta)
+                       if chains > 0 else None)
+        """Worlds kept across the deal's decisions and moved toward what the other seats'
+        plays say (``bots/chains.py``): ``chains`` of them, ``chain_steps`` swaps proposed
+        on one each time a world is taken from it; 0 draws every world afresh."""
         self._evidence: tuple[DealView, list[Follow], list[Tell] | None] | None = None
         """The evidence of the view being searched (worked out once a view): the follows'
         structure, and the tells when weighed in."""
@@ -254,7 +263,11 @@ class SearchBot:
         return out
 
     def world(self, view: DealView) -> tuple[list[list[int]], list[int]]:
-        """One sampled world: of ``draws`` draws, the one with the fewest misses."""
+        """One sampled world: of ``draws`` draws, the one with the fewest misses (or the
+        next chain's world, with ``chains``)."""
+        if self.chains is not None and usable(view):
+            self.chains.rng = self.rng
+            return self.chains.world(view)
         if self._evidence is None or self._evidence[0] is not view:
             soft = tells(view) if self.tells else None
             self._evidence = (view, structured_follows(view), soft)
