@@ -43,7 +43,7 @@ from typing import Final
 
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import IMPOSSIBLE, seat_misses
-from shengji.bots.sampler import Follow, sample_hidden, structured_follows
+from shengji.bots.sampler import Follow, follows_hold, sample_hidden, structured_follows
 from shengji.core.determinize import known_voids, unseen_cards
 from shengji.core.follow import follow_refusal
 from shengji.core.state import Phase
@@ -283,8 +283,6 @@ class Chains:
 
     def _holds(self, hands: list[list[int]], kitty: list[int], ev: Evidence) -> bool:
         """Whether the world meets the view's evidence (voids, pins, follows)."""
-        from shengji.bots.sampler import follows_hold
-
         for s, cards in ev.pins.items():
             for c in set(cards):
                 if hands[s][c] < cards.count(c):
@@ -312,7 +310,7 @@ class Chains:
         _move(hands, kitty, a, b, x)
         _move(hands, kitty, b, a, y)
         ok = self._pins_hold(hands, ev, a, b) and (
-            not ev.follows or not chain.valid or _follows_hold(ev, hands))
+            not ev.follows or not chain.valid or follows_hold(ev.view, hands, ev.follows))
         if ok and chain.misses >= IMPOSSIBLE:  # any world the plays allow is better
             total, by_seat = self._score(ev.view, hands, kitty)
             if total < IMPOSSIBLE:
@@ -358,12 +356,6 @@ def _broken_follows(ev: Evidence, hands: list[list[int]]) -> list[tuple[int, int
         if follow_refusal(lead, then, play, ctx) is not None:
             out.append((seat, lead.suit))
     return out
-
-
-def _follows_hold(ev: Evidence, hands: list[list[int]]) -> bool:
-    from shengji.bots.sampler import follows_hold
-
-    return follows_hold(ev.view, hands, ev.follows)
 
 
 def _pick(hands: list[list[int]], kitty: list[int], h: int, rng: random.Random) -> int | None:
