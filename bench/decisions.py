@@ -123,7 +123,7 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
             "conf": ("confidence", float), "cands": ("max_candidates", int),
             "minw": ("min_worlds", int), "rollout": ("rollout", str), "draws": ("draws", int),
             "tells": ("tells", lambda v: v == "1"), "bury": ("bury", lambda v: v == "1"),
-            "truth": ("truth", float)}
+            "truth": ("truth", float), "chains": ("chains", int)}
     kwargs: dict[str, Any] = {}
     for part in filter(None, spec.split(",")):
         key, _, value = part.partition(":")

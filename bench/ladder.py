@@ -43,7 +43,7 @@ def run(rung: str, pairs: int, seed: int, out: Path, first: int = 0) -> None:
         for i in range(first, pairs):
             if i in done:
                 continue
-            r = play_pair(PRESETS["classic"], rung, BASE, f"{seed}.{i}")
+            r = play_pair(PRESETS["classic"], rung, BASE, f"{seed}.{i}", allow_import=True)
             f.write(json.dumps({"i": i, "seed": seed, **asdict(r)}) + "\n")
             f.flush()
 
@@ -76,7 +76,7 @@ def paired(out: Path, a: str, b: str) -> dict[str, Any]:
 
 def svg(rows: Sequence[dict[str, Any]]) -> str:
     """A hand-drawn chart: signed levels per deal against ``heuristic``, 95% intervals."""
-    w, row_h, left, right = 780, 34, 150, 200
+    w, row_h, left, right = 860, 34, 210, 200
     h = 60 + row_h * len(rows)
     lo: float = min([-0.5, *(r["signed_levels_per_deal"]["lo"] for r in rows)])
     hi: float = max([0.5, *(r["signed_levels_per_deal"]["hi"] for r in rows)])

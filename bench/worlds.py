@@ -66,7 +66,7 @@ def follow(deals: int, worlds: int, variants: list[str], seed: int) -> dict[str,
                 steps, beta = rest.split("b")
                 kw = {"chains": int(count), "chain_steps": int(steps), "beta": float(beta)}
             else:
-                kw = {"draws": int(name)}
+                kw = {"draws": int(name), "chains": 0}
             searchers = [SearchBot(seed=f"wf.{k}.{s}", **kw) for s in range(rs.players)]
             bots = [HeuristicBot(f"{seed}.{k}.{s}") for s in range(rs.players)]
             m = MatchState.new(rs, f"{seed}.{k}", k % 4)
@@ -134,7 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cpu = 0.0
         for i, p in enumerate(where):
             assert p.view.seat is not None
-            bot = SearchBot(seed=f"w.{i}", draws=k, tells=with_tells)
+            bot = SearchBot(seed=f"w.{i}", draws=k, tells=with_tells, chains=0)
             bot.rng = random.Random(i)
             for _ in range(args.worlds):
                 t0 = time.thread_time()

@@ -54,7 +54,8 @@ def test_unbounded_or_unknown_specs_are_refused(name: str) -> None:
         ("search", BotSpec("search")),
         ("Search:1e3", BotSpec("search", 1000.0)),
         (f"search:{MAX_THINK_MS:g}", BotSpec("search", MAX_THINK_MS)),
-        ("search:16w:random", BotSpec("search", None, 16, "random")),
+        ("search:16w:random", BotSpec("search", None, 16, "random", chains=False)),
+        ("search:16w:plain", BotSpec("search", None, 16, "heuristic", chains=False)),
         (" random ", BotSpec("random")),
     ],
 )

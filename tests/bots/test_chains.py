@@ -125,13 +125,26 @@ def test_the_kitty_is_a_holder_only_when_hidden() -> None:
         assert (KITTY in ev.holders) == (view.kitty is None)
 
 
-def test_search_chains_is_a_bot_spec() -> None:
-    spec = parse_bot_spec("search:300:chains")
-    assert spec.chains and spec.think_ms == 300.0 and spec.rollout == "heuristic"
-    bot = make_bot("search:300:chains", seed=1)
+@pytest.mark.parametrize("name", ["search", "search:300", "search:300:chains",
+                                  "search:300:heuristic", "search:8w", "expert"])
+def test_search_keeps_chains_by_default(name: str) -> None:
+    spec = parse_bot_spec(name)
+    assert spec.chains and spec.rollout in (None, "heuristic")
+    bot = make_bot(name, seed=1)
     assert isinstance(bot, SearchBot) and bot.chains is not None
-    assert make_bot("search:300", seed=1).chains is None  # type: ignore[attr-defined]
-    with pytest.raises(ValueError, match="chains"):
+
+
+@pytest.mark.parametrize("name", ["search:300:plain", "search:300:random", "search:8w:plain"])
+def test_plain_and_random_search_draw_every_world_afresh(name: str) -> None:
+    spec = parse_bot_spec(name)
+    assert not spec.chains
+    bot = make_bot(name, seed=1)
+    assert isinstance(bot, SearchBot) and bot.chains is None
+    assert bot.players[0].name == ("random" if name.endswith("random") else "heuristic")
+
+
+def test_an_unknown_world_kind_is_refused() -> None:
+    with pytest.raises(ValueError, match="chains, plain or random"):
         parse_bot_spec("search:300:chain")
 
 

@@ -1,9 +1,10 @@
 """Bots by name: ``make_bot("random", seed=3)``.
 
 ``search`` takes its think time and rollout policy after colons: ``search`` (1000 ms,
-heuristic rollouts), ``search:200`` (200 ms per decision), ``search:200:random``, or a fixed
-number of sampled worlds instead of a time budget, which makes it deterministic for a seed:
-``search:16w``.
+heuristic rollouts in worlds kept across the deal, ``bots/chains.py``), ``search:200`` (200 ms
+per decision), ``search:200:plain`` (every world drawn afresh, no chains), ``search:200:random``
+(random rollouts in fresh worlds), or a fixed number of sampled worlds instead of a time
+budget, which makes it deterministic for a seed: ``search:16w``.
 
 >>> make_bot("random", seed=3).name
 'random'
@@ -14,9 +15,10 @@ number of sampled worlds instead of a time budget, which makes it deterministic 
 
 The levels offered to players (新手 / 普通 / 高手) are names for bots and budgets:
 ``beginner`` (the heuristic with a third of its plays random), ``normal`` (``heuristic``) and
-``expert`` (``search`` at 300 ms of CPU per decision). ``cheat`` (``bots/cheat.py``) sees every
-hand: it is for the arena's ladder only, refused by ``parse_bot_spec`` (what the server and
-``shengji play`` check names with) and left out of ``bot_names``.
+``expert`` (``search`` at 300 ms of CPU per decision, in worlds kept across the deal).
+``cheat`` (``bots/cheat.py``) sees every hand: it is for the arena's ladder only, refused by
+``parse_bot_spec`` (what the server and ``shengji play`` check names with) and left out of
+``bot_names``.
 >>> make_bot("search:50:random", seed=1).think_ms
 50.0
 >>> make_bot("search:16w", seed=1).samples
@@ -55,7 +57,7 @@ def _search(
     think_ms: float = 1000.0,
     rollout: str = "heuristic",
     samples: int | None = None,
-    chains: bool = False,
+    chains: bool = True,
 ) -> Bot:
     from shengji.bots.chains import COUNT
     from shengji.bots.search import SearchBot
@@ -106,7 +108,7 @@ MAX_SPEC_LENGTH: Final = 40
 @dataclass(frozen=True)
 class BotSpec:
     """A parsed bot name: ``parse_bot_spec("search:200:random")`` is
-    ``BotSpec("search", 200.0, None, "random")``; budgets are finite and bounded."""
+    ``BotSpec("search", 200.0, None, "random", chains=False)``; budgets are finite and bounded."""
 
     base: str
     think_ms: float | None = None
@@ -115,9 +117,10 @@ class BotSpec:
     """Fixed number of sampled worlds instead of a time budget (``search:16w``)."""
     rollout: str | None = None
     """Rollout policy of ``search`` (``random`` or ``heuristic``)."""
-    chains: bool = False
-    """``search:<ms>:chains``: heuristic rollouts in worlds kept across the deal's decisions
-    and moved toward what the other seats' plays say (``bots/chains.py``; opt-in)."""
+    chains: bool = True
+    """Worlds kept across the deal's decisions and moved toward what the other seats' plays
+    say (``bots/chains.py``): ``search`` with heuristic rollouts (``search:<ms>:chains``
+    says so explicitly); ``search:<ms>:plain`` and ``:random`` draw every world afresh."""
 
 
 def parse_bot_spec(name: str, arena: bool = False) -> BotSpec:
@@ -156,11 +159,11 @@ def parse_bot_spec(name: str, arena: bool = False) -> BotSpec:
     if base != "search":
         raise ValueError(f"bot {base!r} takes no parameters (got {name!r})")
     think, _, rollout = params.partition(":")
-    usage = f"; use search:<think ms>|<worlds>w[:random|heuristic|chains], not {name!r}"
-    if rollout and rollout not in ("random", "heuristic", "chains"):
-        raise ValueError(f"search rollouts are random or heuristic (or chains){usage}")
-    chains = rollout == "chains"
-    if chains:
+    usage = f"; use search:<think ms>|<worlds>w[:chains|plain|random], not {name!r}"
+    if rollout and rollout not in ("random", "heuristic", "chains", "plain"):
+        raise ValueError(f"search worlds/rollouts are chains, plain or random{usage}")
+    chains = rollout not in ("random", "plain")
+    if rollout in ("chains", "plain"):
         rollout = "heuristic"
     if think.endswith("w"):
         digits = think[:-1]

@@ -28,7 +28,7 @@ from typing import Final
 
 from shengji.bots.base import Bot
 from shengji.bots.bury import burial_options
-from shengji.bots.chains import BETA, STEPS, Chains, usable
+from shengji.bots.chains import BETA, COUNT, STEPS, Chains, usable
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import misses
 from shengji.bots.sampler import Follow, Tell, sample_hidden, structured_follows, tells
@@ -111,7 +111,7 @@ class SearchBot:
         draws: int = 1,
         tells: bool = False,
         bury: bool = False,
-        chains: int = 0,
+        chains: int = COUNT,
         chain_steps: int = STEPS,
         beta: float = BETA,
     ) -> None:
