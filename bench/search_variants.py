@@ -14,3 +14,22 @@ def bold(seed: int | str) -> SearchBot:
     """``search`` (1 s, chains) overruling the heuristic at 1.5 standard errors above zero and
     a mean gain above 0.02 level (2 and 0.05 by default)."""
     return SearchBot(seed, think_ms=1000.0, confidence=1.5, margin=0.02)
+
+
+def careful(seed: int | str) -> SearchBot:
+    """``search`` (1 s, chains) overruling the heuristic only at 2.5 standard errors above
+    zero and a mean gain above 0.08 level: the other side of ``bold``."""
+    return SearchBot(seed, think_ms=1000.0, confidence=2.5, margin=0.08)
+
+
+def settled(seed: int | str) -> SearchBot:
+    """``search`` (1 s) with chains that move further between worlds (12 swaps proposed per
+    world, not 6) and hold to the plays more tightly (a miss costs ``exp(-3)``, not
+    ``exp(-2)``): fewer but more faithful worlds per decision."""
+    return SearchBot(seed, think_ms=1000.0, chain_steps=12, beta=3.0)
+
+
+def again(seed: int | str) -> SearchBot:
+    """``search:1000`` itself with other random draws (its seed plus ``.again``): a second
+    run of the default on the same pairs, to size the noise of one run against another."""
+    return SearchBot(f"{seed}.again", think_ms=1000.0)
