@@ -33,3 +33,15 @@ def again(seed: int | str) -> SearchBot:
     """``search:1000`` itself with other random draws (its seed plus ``.again``): a second
     run of the default on the same pairs, to size the noise of one run against another."""
     return SearchBot(f"{seed}.again", think_ms=1000.0)
+
+
+def chains32(seed: int | str) -> SearchBot:
+    """``search:1000`` keeping 32 chains a seat, not 12: about 200 worlds a decision at 1 s
+    come from 12 chains six swaps apart, so they are far from independent draws."""
+    return SearchBot(seed, think_ms=1000.0, chains=32)
+
+
+def chains96(seed: int | str) -> SearchBot:
+    """``search:1000`` keeping 96 chains a seat: each gives about two worlds a decision and
+    still moves across the deal's decisions."""
+    return SearchBot(seed, think_ms=1000.0, chains=96)
