@@ -1,5 +1,7 @@
 """Search variants for the ladder, by import path (``bench/ladder.py --rungs
-search_variants:bold``): settings tried on the ladder before they become a spec or a default.
+search_variants:bold``): settings tried on the ladder before they become a spec or a
+default. Those run before the burial evidence became the default (2026-12-04) keep it off,
+as they ran.
 
 >>> bold(1).confidence
 1.5
@@ -13,35 +15,44 @@ from shengji.bots.search import SearchBot
 def bold(seed: int | str) -> SearchBot:
     """``search`` (1 s, chains) overruling the heuristic at 1.5 standard errors above zero and
     a mean gain above 0.02 level (2 and 0.05 by default)."""
-    return SearchBot(seed, think_ms=1000.0, confidence=1.5, margin=0.02)
+    return SearchBot(seed, think_ms=1000.0, confidence=1.5, margin=0.02,
+                     burial=False)
 
 
 def careful(seed: int | str) -> SearchBot:
     """``search`` (1 s, chains) overruling the heuristic only at 2.5 standard errors above
     zero and a mean gain above 0.08 level: the other side of ``bold``."""
-    return SearchBot(seed, think_ms=1000.0, confidence=2.5, margin=0.08)
+    return SearchBot(seed, think_ms=1000.0, confidence=2.5, margin=0.08,
+                     burial=False)
 
 
 def settled(seed: int | str) -> SearchBot:
     """``search`` (1 s) with chains that move further between worlds (12 swaps proposed per
     world, not 6) and hold to the plays more tightly (a miss costs ``exp(-3)``, not
     ``exp(-2)``): fewer but more faithful worlds per decision."""
-    return SearchBot(seed, think_ms=1000.0, chain_steps=12, beta=3.0)
+    return SearchBot(seed, think_ms=1000.0, chain_steps=12, beta=3.0, burial=False)
 
 
 def again(seed: int | str) -> SearchBot:
     """``search:1000`` itself with other random draws (its seed plus ``.again``): a second
     run of the default on the same pairs, to size the noise of one run against another."""
-    return SearchBot(f"{seed}.again", think_ms=1000.0)
+    return SearchBot(f"{seed}.again", think_ms=1000.0, burial=False)
 
 
 def chains32(seed: int | str) -> SearchBot:
     """``search:1000`` keeping 32 chains a seat, not 12: about 200 worlds a decision at 1 s
     come from 12 chains six swaps apart, so they are far from independent draws."""
-    return SearchBot(seed, think_ms=1000.0, chains=32)
+    return SearchBot(seed, think_ms=1000.0, chains=32, burial=False)
 
 
 def chains96(seed: int | str) -> SearchBot:
     """``search:1000`` keeping 96 chains a seat: each gives about two worlds a decision and
     still moves across the deal's decisions."""
-    return SearchBot(seed, think_ms=1000.0, chains=96)
+    return SearchBot(seed, think_ms=1000.0, chains=96, burial=False)
+
+
+def burial(seed: int | str) -> SearchBot:
+    """``search:1000`` inferring the hidden kitty from the burial (``bots/buried.py``):
+    worlds whose kitty is what its burier would have buried, and a kitty card it would not
+    have buried three misses for the chains."""
+    return SearchBot(seed, think_ms=1000.0, burial=True)

@@ -26,6 +26,7 @@ from typing import Any
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.sampler import sample_hidden
 from shengji.bots.search import SearchBot
+from shengji.core.cards import points
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import Phase
@@ -49,8 +50,11 @@ def accuracy(true_hands: Sequence[Sequence[int]], hands: Sequence[Sequence[int]]
 def follow(deals: int, worlds: int, variants: list[str], seed: int) -> dict[str, Any]:
     """Worlds drawn at every play decision of seeded heuristic deals, in order, by one
     ``SearchBot`` per seat and variant (chains carry over between a seat's decisions):
-    accuracy early (tricks 0-7) and late, CPU ms per world. ``c12x6b2``: 12 chains, 6
-    swaps per world, beta 2; a number: best of that many draws."""
+    accuracy early (tricks 0-7) and late, CPU ms per world; where another seat buried the
+    kitty, the share of its cards the world puts there and how far off the world's kitty
+    points are (mean absolute error). ``c12x6b2``: 12 chains, 6
+    swaps per world, beta 2; a number: best of that many draws; a ``k`` after either: the
+    kitty inferred from the burial too (``SearchBot(burial=True)``)."""
     rs = PRESETS["classic"]
     out: dict[str, Any] = {}
     for name in variants:
@@ -59,14 +63,17 @@ def follow(deals: int, worlds: int, variants: list[str], seed: int) -> dict[str,
         late: list[float] = []
         cpu = 0.0
         proposed = accepted = 0
+        kitty_right: list[float] = []
+        kitty_off: list[float] = []
         for k in range(deals):
-            kw: dict[str, Any] = {}
-            if name.startswith("c"):
-                count, rest = name[1:].split("x")
+            kw: dict[str, Any] = {"burial": name.endswith("k")}
+            spec = name.removesuffix("k")
+            if spec.startswith("c"):
+                count, rest = spec[1:].split("x")
                 steps, beta = rest.split("b")
-                kw = {"chains": int(count), "chain_steps": int(steps), "beta": float(beta)}
+                kw |= {"chains": int(count), "chain_steps": int(steps), "beta": float(beta)}
             else:
-                kw = {"draws": int(name), "chains": 0}
+                kw |= {"draws": int(spec), "chains": 0}
             searchers = [SearchBot(seed=f"wf.{k}.{s}", **kw) for s in range(rs.players)]
             bots = [HeuristicBot(f"{seed}.{k}.{s}") for s in range(rs.players)]
             m = MatchState.new(rs, f"{seed}.{k}", k % 4)
@@ -81,8 +88,14 @@ def follow(deals: int, worlds: int, variants: list[str], seed: int) -> dict[str,
                 if m.deal.phase is Phase.PLAYING and view is not None:
                     for _ in range(worlds):
                         t0 = time.thread_time()
-                        hands, _kitty = searchers[seat].world(view)
+                        hands, kitty = searchers[seat].world(view)
                         cpu += time.thread_time() - t0
+                        if view.kitty is None and m.deal.kitty:
+                            true = list(m.deal.kitty)
+                            kitty_right.append(sum(min(true.count(c), kitty.count(c))
+                                                   for c in set(true)) / len(true))
+                            kitty_off.append(abs(sum(map(points, kitty))
+                                                 - sum(map(points, true))))
                         a = accuracy(m.deal.hands, hands, seat)
                         acc.append(a)
                         (early if len(m.deal.tricks) < 8 else late).append(a)
@@ -94,10 +107,12 @@ def follow(deals: int, worlds: int, variants: list[str], seed: int) -> dict[str,
         ms = 1000 * cpu / len(acc)
         out[name] = {"accuracy": statistics.fmean(acc), "early": statistics.fmean(early),
                      "late": statistics.fmean(late), "cpu_ms_per_world": ms,
-                     "accepted": accepted / proposed if proposed else None}
+                     "accepted": accepted / proposed if proposed else None,
+                     "kitty": statistics.fmean(kitty_right),
+                     "kitty_points_off": statistics.fmean(kitty_off)}
         r = out[name]
         print(f"{name:>9} {r['accuracy']:>9.3f} {r['early']:>7.3f} {r['late']:>7.3f} "
-              f"{ms:>9.1f}", flush=True)
+              f"{ms:>9.1f} {r['kitty']:>6.3f} {r['kitty_points_off']:>8.1f}", flush=True)
     return out
 
 
@@ -115,7 +130,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.follow:
         print(f"{args.follow} deals followed, {args.worlds} worlds a decision")
-        print(f"{'draws':>9} {'accuracy':>9} {'early':>7} {'late':>7} {'ms/world':>9}")
+        print(f"{'draws':>9} {'accuracy':>9} {'early':>7} {'late':>7} {'ms/world':>9} "
+              f"{'kitty':>6} {'pts off':>8}")
         report = follow(args.follow, args.worlds, args.draws.split(","), args.seed)
         args.out.write_text(json.dumps({"deals": args.follow, "worlds": args.worlds,
                                         "seed": args.seed, "follow": report}, indent=1) + "\n")

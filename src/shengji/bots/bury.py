@@ -81,12 +81,20 @@ def _fills(
 
 def choose_burial(
     hand: Sequence[int], ctx: TrumpContext, kitty_size: int, defender: bool = True,
-    decks: int = 2,
+    decks: int = 2, keep: Sequence[int] = (),
 ) -> list[int]:
-    """The ``kitty_size`` cards to bury from ``hand`` (a count vector, kitty included)."""
+    """The ``kitty_size`` cards to bury from ``hand`` (a count vector, kitty included);
+    ``keep``: cards known to have stayed in the hand (the search's inference: cards the
+    burier played since), never buried, and their suits never emptied."""
     worth = keep_worth(hand, ctx, defender, decks)
+    pickable = list(hand)
+    for c in keep:
+        pickable[c] -= 1
+    kept_suits = {ctx.esuit[c] for c in keep}
     best: tuple[float, list[int]] | None = None
-    for voided, chosen, rest in _fills(hand, ctx, kitty_size, worth):
+    for voided, chosen, rest in _fills(pickable, ctx, kitty_size, worth):
+        if kept_suits.intersection(voided):
+            continue
         pick = chosen + rest[: kitty_size - len(chosen)]
         cost = sum(worth[k] for k in pick) - VOID_WORTH * len(voided)
         if best is None or cost < best[0]:

@@ -41,6 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from shengji.bots.buried import rebury
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import IMPOSSIBLE, seat_misses
 from shengji.bots.sampler import Follow, follows_hold, sample_hidden, structured_follows
@@ -100,12 +101,16 @@ class Chains:
     """The chains of one seat in one deal; ``world(view)`` gives the next world to play."""
 
     def __init__(self, rng: random.Random, judges: Sequence[HeuristicBot],
-                 count: int = COUNT, steps: int = STEPS, beta: float = BETA) -> None:
+                 count: int = COUNT, steps: int = STEPS, beta: float = BETA,
+                 burial: bool = False) -> None:
         self.rng = rng
         self.judges = judges
         self.count = count
         self.steps = steps
         self.beta = beta
+        self.burial = burial
+        """Judge the hidden kitty by the burial too (``buried``): worlds start from what
+        the burier would have buried, and a kitty card it would not have is a miss."""
         self.chains: list[Chain] = []
         self.key: tuple[object, ...] | None = None
         self.next = 0
@@ -165,13 +170,14 @@ class Chains:
         return self.evidence
 
     def _fresh(self, ev: Evidence, plays: int) -> Chain:
-        hands, kitty = sample_hidden(ev.view, self.rng, evidence=ev.follows)
+        hands, kitty = sample_hidden(ev.view, self.rng, evidence=ev.follows,
+                                     burial=self.burial)
         total, by_seat = self._score(ev.view, hands, kitty)
         return Chain(hands, kitty, total, by_seat, plays, self._holds(hands, kitty, ev))
 
     def _score(self, view: DealView, hands: list[list[int]], kitty: list[int]
                ) -> tuple[int, list[int]]:
-        counts = seat_misses(view, hands, kitty, self.judges)
+        counts = seat_misses(view, hands, kitty, self.judges, burial=self.burial)
         if counts is None:
             return IMPOSSIBLE, [0] * len(hands)
         return sum(counts), counts
@@ -197,6 +203,10 @@ class Chains:
         if ok:
             ok = (_same_cards(view, hands, kitty) and self._repair_voids(hands, kitty, ev)
                   and self._repair_follows(hands, kitty, ev) and self._holds(hands, kitty, ev))
+        if ok and self.burial:  # the kitty the carry disturbed, made a burial again
+            hands2, kitty2 = [list(h) for h in hands], list(kitty)
+            if rebury(view, hands2, kitty2, ev.voids) and self._holds(hands2, kitty2, ev):
+                hands, kitty = hands2, kitty2
         if not ok:
             self.redrawn += 1
             fresh = self._fresh(ev, len(plays))
@@ -325,7 +335,7 @@ class Chains:
             rest = chain.misses - sum(chain.by_seat[s] for s in judged)
             limit = chain.misses - math.log(1.0 - self.rng.random()) / self.beta
             counts = seat_misses(ev.view, hands, kitty, self.judges, judged,
-                                 int(limit - rest))
+                                 int(limit - rest), self.burial)
             if counts is not None and rest + sum(counts) <= limit:
                 chain.misses = rest + sum(counts)
                 for s in judged:

@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Final
 
+from shengji.bots.buried import burial_misses, burier
 from shengji.bots.heuristic import HeuristicBot
 from shengji.core.actions import Play
 from shengji.core.determinize import start_of_play
@@ -50,11 +51,12 @@ def misses(
     kitty: Sequence[int],
     bots: Sequence[HeuristicBot],
     stop: int | None = None,
+    burial: bool = False,
 ) -> int:
     """Plays of the other seats that the heuristic (``bots``, one per seat) would not
     have made in this world (``IMPOSSIBLE`` when the plays rule it out); counting stops
     once past ``stop``."""
-    counts = seat_misses(view, hands, kitty, bots, None, stop)
+    counts = seat_misses(view, hands, kitty, bots, None, stop, burial)
     return IMPOSSIBLE if counts is None else sum(counts)
 
 
@@ -65,15 +67,22 @@ def seat_misses(
     bots: Sequence[HeuristicBot],
     seats: Collection[int] | None = None,
     stop: int | None = None,
+    burial: bool = False,
 ) -> list[int] | None:
     """``misses`` seat by seat, judging only ``seats`` (every other seat when None; the
     others count 0): a seat's choices depend on its own hand and what all see, so a swap
     of cards between two seats changes only theirs. None when the plays rule the world
-    out; counting stops once the sum is past ``stop``."""
-    state = start_of_play(view, hands, kitty)
-    plays = [p for t in view.tricks for p in t.plays] + list(view.trick)
+    out; counting stops once the sum is past ``stop``. ``burial``: the burier's count
+    includes the kitty cards it would not have buried (``buried.burial_misses``)."""
     counts = [0] * len(view.hand_sizes)
     miss = 0
+    h = burier(view) if burial else None
+    if h is not None and (seats is None or h in seats):
+        counts[h] = miss = burial_misses(view, hands, kitty)
+        if stop is not None and miss > stop:
+            return counts
+    state = start_of_play(view, hands, kitty)
+    plays = [p for t in view.tricks for p in t.plays] + list(view.trick)
     for seat, cards in plays:
         if seat != view.seat and (seats is None or seat in seats):
             legal = state.legal_actions(seat)

@@ -1,10 +1,12 @@
 """Bots by name: ``make_bot("random", seed=3)``.
 
 ``search`` takes its think time and rollout policy after colons: ``search`` (1000 ms,
-heuristic rollouts in worlds kept across the deal, ``bots/chains.py``), ``search:200`` (200 ms
-per decision), ``search:200:plain`` (every world drawn afresh, no chains), ``search:200:random``
-(random rollouts in fresh worlds), or a fixed number of sampled worlds instead of a time
-budget, which makes it deterministic for a seed: ``search:16w``.
+heuristic rollouts in worlds kept across the deal, ``bots/chains.py``, whose kitty is what its
+burier would have buried, ``bots/buried.py``), ``search:200`` (200 ms per decision),
+``search:200:plain`` (every world drawn afresh from the rules' evidence alone: no chains, no
+burial), ``search:200:random`` (random rollouts in fresh worlds), or a fixed number of
+sampled worlds instead of a time budget, which makes it deterministic for a seed:
+``search:16w``.
 
 >>> make_bot("random", seed=3).name
 'random'
@@ -63,7 +65,7 @@ def _search(
     from shengji.bots.search import SearchBot
 
     return SearchBot(seed, think_ms=think_ms, samples=samples, rollout=rollout,
-                     chains=COUNT if chains else 0)
+                     chains=COUNT if chains else 0, burial=chains)
 
 
 def _beginner(seed: int | str) -> Bot:
@@ -119,8 +121,10 @@ class BotSpec:
     """Rollout policy of ``search`` (``random`` or ``heuristic``)."""
     chains: bool = True
     """Worlds kept across the deal's decisions and moved toward what the other seats' plays
-    say (``bots/chains.py``): ``search`` with heuristic rollouts (``search:<ms>:chains``
-    says so explicitly); ``search:<ms>:plain`` and ``:random`` draw every world afresh."""
+    say (``bots/chains.py``), their kitty inferred from the burial (``bots/buried.py``):
+    ``search`` with heuristic rollouts (``search:<ms>:chains`` says so explicitly);
+    ``search:<ms>:plain`` and ``:random`` draw every world afresh from the rules' evidence
+    alone."""
 
 
 def parse_bot_spec(name: str, arena: bool = False) -> BotSpec:

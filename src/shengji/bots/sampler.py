@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from shengji.bots.buried import rebury
 from shengji.core.cards import points
 from shengji.core.determinize import known_voids, unseen_cards
 from shengji.core.follow import Lead, analyse_lead, follow_refusal
@@ -70,11 +71,13 @@ def sample_hidden(
     follows: bool = True,
     evidence: list[Follow] | None = None,
     tells: list[Tell] | None = None,
+    burial: bool = False,
 ) -> tuple[list[list[int]], list[int]]:
     """Hands (count vectors, the viewer's own included) and kitty of one random world
     (``follows=False``: without the follows' structure evidence; ``evidence``: that
     evidence already worked out by ``structured_follows(view)``, for many draws; ``tells``:
-    the soft evidence of ``tells(view)`` to weigh in, none when None)."""
+    the soft evidence of ``tells(view)`` to weigh in, none when None; ``burial``: the kitty
+    another seat buried made what it would have buried, ``buried.rebury``)."""
     assert view.seat is not None
     ctx = view.ctx
     players = view.ruleset.players
@@ -121,6 +124,8 @@ def sample_hidden(
             world = _try(view, rng, unseen, need, kitty_size, voids, pins, ctx is not None)
         if world is None:
             continue
+        if burial and holder is not None and holder not in pins:
+            rebury(view, world[0], world[1], voids)
         if not evidence or follows_hold(view, world[0], evidence):
             return world
         fallback = world

@@ -1,6 +1,8 @@
 """A sampling search bot (PIMC): guess the hidden cards many times, play each candidate out.
 
-For a decision in play it draws worlds consistent with its view (``sampler``), and for each
+For a decision in play it draws worlds consistent with its view (``sampler``; by default
+kept across the deal and moved toward what the other seats' plays say, ``chains``, the kitty
+another seat buried being what it would have buried, ``buried``), and for each
 candidate action plays the deal to its end with a fast rollout policy in every seat; it
 picks the candidate with the best mean deal value for its side (levels, then points).
 Other phases (declaring, burying) are left to the heuristic bot, whose choice is also
@@ -114,6 +116,7 @@ class SearchBot:
         chains: int = COUNT,
         chain_steps: int = STEPS,
         beta: float = BETA,
+        burial: bool = True,
     ) -> None:
         from shengji.bots.registry import BOTS, make_bot
 
@@ -136,8 +139,11 @@ class SearchBot:
         """Search the burial too (where ``burial_searchable``): the policy's and the next
         cheapest ones, each played out from the first lead in the same worlds. Opt-in: no
         clear gain measured (docs/bots.md)."""
+        self.burial = burial
+        """Infer the hidden kitty from the burial too (``bots/buried.py``): worlds whose
+        kitty is what its burier would have buried."""
         self._judges = [HeuristicBot(f"{seed}.judge.{k}") for k in range(6)]
-        self.chains = (Chains(self.rng, self._judges, chains, chain_steps, beta)
+        self.chains = (Chains(self.rng, self._judges, chains, chain_steps, beta, burial)
                        if chains > 0 else None)
         """Worlds kept across the deal's decisions and moved toward what the other seats'
         plays say (``bots/chains.py``): ``chains`` of them, ``chain_steps`` swaps proposed
@@ -273,12 +279,15 @@ class SearchBot:
             self._evidence = (view, structured_follows(view), soft)
         _, evidence, soft = self._evidence
         if self.draws <= 1 or view.friend_call is not None or view.phase is not Phase.PLAYING:
-            return sample_hidden(view, self.rng, evidence=evidence, tells=soft)
+            return sample_hidden(view, self.rng, evidence=evidence, tells=soft,
+                                 burial=self.burial)
         best: tuple[list[list[int]], list[int]] | None = None
         fewest = 0
         for _ in range(self.draws):
-            hands, kitty = sample_hidden(view, self.rng, evidence=evidence, tells=soft)
-            miss = misses(view, hands, kitty, self._judges, None if best is None else fewest)
+            hands, kitty = sample_hidden(view, self.rng, evidence=evidence, tells=soft,
+                                         burial=self.burial)
+            miss = misses(view, hands, kitty, self._judges, None if best is None else fewest,
+                          self.burial)
             if best is None or miss < fewest:
                 best, fewest = (hands, kitty), miss
                 if miss == 0:
