@@ -13,37 +13,22 @@ from hypothesis import strategies as st
 
 from shengji.bots.buried import MISS_WEIGHT, burial_misses, burier, played_by, rebury
 from shengji.bots.bury import choose_burial
-from shengji.bots.driver import play_match
-from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.sampler import sample_hidden
 from shengji.bots.search import SearchBot
 from shengji.core.cards import parse_cards
 from shengji.core.determinize import known_voids, unseen_cards
 from shengji.core.order import TRUMP, context
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import DealView, view_for
-
-
-def positions(name: str, seed: int) -> list[DealState]:
-    """Every play-phase position of one seeded heuristic deal."""
-    seen: list[DealState] = []
-
-    def keep(_a, state, _e) -> None:  # type: ignore[no-untyped-def]
-        if state.deal.phase is Phase.PLAYING and not state.history:
-            seen.append(state.deal)
-
-    rs = PRESETS[name]
-    play_match(rs, [HeuristicBot(i) for i in range(rs.players)], seed=seed, deals=1,
-               on_action=keep)
-    return seen
+from tests.bots.test_inference import playing_states
 
 
 def hidden_kitty(name: str = "classic", seed: int = 1, first: bool = False
                  ) -> tuple[DealState, DealView]:
     """A seeded position whose seat to act did not bury the kitty (at the first lead when
     ``first``)."""
-    for state in positions(name, seed):
+    for state in playing_states(name, seed, heuristic=True):
         seat = state.to_act
         if seat is None or seat < 0 or (first and state.tricks):
             continue
@@ -101,13 +86,13 @@ def test_the_burial_evidence_is_sound_and_rebury_keeps_every_other_evidence(
     """Among heuristic players the true kitty is always the burier's burial (no misses),
     and a world made to agree (``rebury``) holds the same unseen cards, each seat as many
     as it has, the burier the cards it played since and none of a suit it lacks."""
-    states = positions(name, seed)
+    states = playing_states(name, seed, heuristic=True)
     if not states:
         return
-    state = states[min(len(states) - 1, int(when * len(states)))]
-    seat = state.to_act
-    if seat is None or seat < 0:
+    state = states[int(when * (len(states) - 1))]
+    if state.to_act is None or state.to_act < 0:
         return
+    seat = state.to_act
     view = view_for(state, seat)
     h = burier(view)
     if h is None:
