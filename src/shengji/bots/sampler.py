@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from shengji.bots.buried import rebury
+from shengji.bots.buried import played_by, rebury
 from shengji.core.cards import points
 from shengji.core.determinize import known_voids, unseen_cards
 from shengji.core.follow import Lead, analyse_lead, follow_refusal
@@ -320,8 +320,7 @@ def _friend_holders(
 
 
 def _played_by(view: DealView, seat: int, card: int) -> bool:
-    plays = [p for t in view.tricks for p in t.plays] + list(view.trick)
-    return any(s == seat and card in cards for s, cards in plays)
+    return card in played_by(view, seat)
 
 
 def _try(
