@@ -56,3 +56,9 @@ def burial(seed: int | str) -> SearchBot:
     worlds whose kitty is what its burier would have buried, and a kitty card it would not
     have buried three misses for the chains."""
     return SearchBot(seed, think_ms=1000.0, burial=True)
+
+
+def burial300(seed: int | str) -> SearchBot:
+    """``search:300`` (the level 高手 / ``expert``) with the burial evidence, today's default:
+    its rung before (``search-300.jsonl``) ran without it."""
+    return SearchBot(seed, think_ms=300.0, burial=True)
