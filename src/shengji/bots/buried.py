@@ -59,10 +59,10 @@ def played_by(view: DealView, seat: int) -> list[int]:
     return [c for s, cards in plays if s == seat for c in cards]
 
 
-def _before_burying(view: DealView, h: int, hand: Sequence[int], kitty: Sequence[int]
+def _before_burying(hand: Sequence[int], played: Sequence[int], kitty: Sequence[int]
                     ) -> list[int]:
     pre = list(hand)
-    for c in played_by(view, h):
+    for c in played:
         pre[c] += 1
     for c in kitty:
         pre[c] += 1
@@ -95,7 +95,7 @@ def burial_misses(view: DealView, hands: Sequence[Sequence[int]], kitty: Sequenc
     h = burier(view)
     if h is None or not kitty:
         return 0
-    pre = _before_burying(view, h, hands[h], kitty)
+    pre = _before_burying(hands[h], played_by(view, h), kitty)
     return MISS_WEIGHT * _difference(kitty, _burial(view, h, pre, len(kitty)))
 
 
@@ -112,7 +112,7 @@ def rebury(view: DealView, hands: list[list[int]], kitty: list[int],
     ctx = view.ctx
     assert ctx is not None
     played = played_by(view, h)
-    pre = _before_burying(view, h, hands[h], kitty)
+    pre = _before_burying(hands[h], played, kitty)
     pool = list(pre)
     for c in played:
         pool[c] -= 1
