@@ -64,5 +64,5 @@ test-mypyc: setup-dev
 
 mypyc-clean:
 	rm -f src/shengji/core/*.so src/shengji/bots/*.so src/shengji/server/*.so \
-	  src/shengji/server/table/*.so src/*__mypyc*.so
+	  src/shengji/server/*/*.so src/*__mypyc*.so
 	rm -rf src/build

@@ -2,13 +2,13 @@
 
 ``bench/server_load.py`` measures the whole server; this bench measures the part of it no
 game logic can remove: uvicorn with the server's own WebSocket protocol
-(``server/ws_protocol.py``, reading and ``send_now``) and an app that does nothing but the
+(``server/live/ws_protocol.py``, reading and ``send_now``) and an app that does nothing but the
 I/O of an action. A table is five sockets (four seats and a spectator); when the seat whose
 turn it is sends its action, the app encodes one message per socket (``--bytes`` of JSON,
 about the size of a seat's real ``update``) and writes each at once with ``send_now``.
 With ``--commit`` (the second configuration of each run) it first commits a row per action
 to SQLite in a writer thread, grouped as the server's log writer groups them
-(``server/group_commit.py``), and sends only once the row is durable: the shell's floor,
+(``server/store/group_commit.py``), and sends only once the row is durable: the shell's floor,
 persist-before-send included.
 
 The clients (``websockets``, in this process, pinned to the other core) act as
@@ -50,8 +50,8 @@ if not __package__:  # run as a script: make ``bench`` importable
 
 from bench.load_server import free_port, pin, raise_open_files
 
+from shengji.server.live.ws_protocol import WebSocketProtocol, send_now_of
 from shengji.server.loop_nap import loop_factory
-from shengji.server.ws_protocol import WebSocketProtocol, send_now_of
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SOCKETS = 5

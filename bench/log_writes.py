@@ -32,8 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from shengji.server.room_jobs import Crash, Jobs
-from shengji.server.storage import Store
+from shengji.server.live.room_jobs import Crash, Jobs
+from shengji.server.store.storage import Store
 from shengji.server.table.commands import Command, Written
 from shengji.server.table.effects import LogRecords, Record, Write
 
@@ -78,7 +78,7 @@ async def _room(store: Store, rid: int, actions: int, latencies: list[float]) ->
 async def run(url: str, rooms: int, actions: int, profile: bool) -> dict[str, Any]:
     store = Store(url)
     if not store.sqlite:
-        from shengji.server.storage_models import Base
+        from shengji.server.store.models import Base
 
         async with store.engine.begin() as c:
             await c.run_sync(Base.metadata.drop_all)

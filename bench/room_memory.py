@@ -1,5 +1,5 @@
 """Memory per room (tracemalloc): an active table, a waiting room in memory, and the stub
-an idle room leaves in the lobby once it is unloaded (server/idle_rooms.py).
+an idle room leaves in the lobby once it is unloaded (server/live/idle_rooms.py).
 
 In one process (a lobby on a fresh SQLite file, bots in threads):
 
@@ -27,13 +27,13 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from shengji.server.bots_runner import BotRunner
-from shengji.server.expiry import Janitor
-from shengji.server.idle_rooms import stub_of
-from shengji.server.lobby import Lobby
-from shengji.server.rooms import Room
+from shengji.server.live.bots_runner import BotRunner
+from shengji.server.live.expiry import Janitor
+from shengji.server.live.idle_rooms import stub_of
+from shengji.server.live.lobby import Lobby
+from shengji.server.live.rooms import Room
 from shengji.server.settings import Settings
-from shengji.server.storage import Store
+from shengji.server.store.storage import Store
 
 RESULTS = Path(__file__).parent / "results" / "room_memory.json"
 

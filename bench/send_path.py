@@ -1,8 +1,8 @@
 """The send path alone: CPU per game action for one room fanning out to 4 seats + 1 spectator.
 
-A ``Room`` (server/rooms.py) with four seated players and one spectator plays whole deals
+A ``Room`` (server/live/rooms.py) with four seated players and one spectator plays whole deals
 driven by a seeded random choice of legal actions. Writes are answered at once in memory
-(no database), each connection's real socket writer (server/sockets.py ``write_socket``) drains
+(no database), each connection's real socket writer (server/live/sockets.py ``write_socket``) drains
 its queue into a stand-in WebSocket that frames every message with the ``websockets``
 library as uvicorn's sans-I/O protocol does, with or without permessage-deflate. What is
 timed (process CPU) is everything the server does per action: the table's ``handle``, the
@@ -36,14 +36,15 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from shengji.core.ruleset import PRESETS
-from shengji.server import sockets, wire
-from shengji.server.conn import Conn
-from shengji.server.rooms import Room
+from shengji.server.live import sockets
+from shengji.server.live.conn import Conn
+from shengji.server.live.rooms import Room
 from shengji.server.settings import Settings
-from shengji.server.storage import Player
+from shengji.server.store.storage import Player
 from shengji.server.table.client_actions import action_text
 from shengji.server.table.commands import ClientSaid, GameSaved, Opened, Written
 from shengji.server.table.effects import SaveGame, SettleDeals, Write
+from shengji.server.wire import messages as wire
 
 SEATS = 4
 LOGGED = 0
@@ -167,7 +168,7 @@ async def _pump(room: Room, jobs: FakeJobs) -> None:
 
 
 async def run(deals: int, deflate: bool, seed: int) -> dict[str, Any]:
-    import shengji.server.rooms as rooms_module
+    import shengji.server.live.rooms as rooms_module
 
     drawn = (f"{seed:08x}{n:024x}" for n in range(1_000_000))  # the same deals every run
     if hasattr(rooms_module, "new_match_seed"):

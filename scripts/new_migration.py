@@ -1,9 +1,9 @@
-"""Write the next migration: compare the models (server/storage.py) with a database at the
+"""Write the next migration: compare the models (server/store/storage.py) with a database at the
 current head and let Alembic draft the revision.
 
     .venv/bin/python scripts/new_migration.py "room_log: unique (room_id, seq)"
 
-The draft lands in src/shengji/server/migrations/versions/r<NNNN>_<slug>.py. Read it and
+The draft lands in src/shengji/server/store/migrations/versions/r<NNNN>_<slug>.py. Read it and
 fix it by hand where needed (Alembic does not see renames, and a SQLite change of a
 column runs in batch mode); tests/server/test_migrations.py then checks on SQLite and
 PostgreSQL that the head equals the models.
@@ -20,7 +20,7 @@ from alembic import command
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from shengji.server import schema
+from shengji.server.store import schema
 
 
 def _draft(conn: Connection, message: str) -> None:

@@ -20,7 +20,7 @@ from shengji.core.legal import LegalActions
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import DealState
 from shengji.core.views import DealView
-from shengji.server.validate import server_bot
+from shengji.server.table.validate import server_bot
 
 
 def test_levels_name_bots_and_budgets() -> None:

@@ -57,7 +57,7 @@ def test_environment_port_is_checked_like_the_flag(tmp_path: Path) -> None:
 
 def test_serve_on_every_interface_prints_the_lan_address(tmp_path: Path) -> None:
     """``--host 0.0.0.0``: after the local URL, the address players on the network open."""
-    from shengji.server.lan import lan_addresses
+    from shengji.server.http.lan import lan_addresses
 
     proc = subprocess.Popen(
         [sys.executable, "-m", "shengji", "serve", "--host", "0.0.0.0", "--port", "0",

@@ -34,7 +34,7 @@ def _modules() -> list[str]:
     names = [f"shengji.core.{i.name}" for i in pkgutil.iter_modules(shengji.core.__path__)]
     table = importlib.import_module("shengji.server.table")
     names += [f"shengji.server.table.{i.name}" for i in pkgutil.iter_modules(table.__path__)]
-    return [*names, "shengji.server.replay"]
+    return [*names, "shengji.server.live.backlog"]
 
 
 def _written_inits() -> list[type[Any]]:

@@ -99,8 +99,8 @@ def test_the_core_requires_no_server_package_and_the_wheel_carries_the_license(
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert f"Version: {__version__}" in meta
     assert "shengji/web/static/index.html" in names  # the browser table ships with it
-    assert "shengji/server/migrations/versions/r0001_first_schema.py" in names
-    assert "shengji/server/migrations/env.py" in names
+    assert "shengji/server/store/migrations/versions/r0001_first_schema.py" in names
+    assert "shengji/server/store/migrations/env.py" in names
 
 
 def test_the_core_alone_judges_and_plays(core_venv: Path) -> None:

@@ -10,7 +10,7 @@ import tomllib
 from pathlib import Path
 
 from shengji.cli.main import build_parser
-from shengji.server.app import create_app
+from shengji.server.http.app import create_app
 from shengji.server.settings import Settings
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"

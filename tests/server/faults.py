@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 
-from shengji.server.storage import Store
+from shengji.server.store.storage import Store
 
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 

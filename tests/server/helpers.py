@@ -22,10 +22,10 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from shengji.server.app import create_app
+from shengji.server.http.app import create_app
+from shengji.server.live.ws_protocol import WebSocketProtocol
 from shengji.server.loop_nap import loop_factory
 from shengji.server.settings import Settings
-from shengji.server.ws_protocol import WebSocketProtocol
 from tests import pg
 
 Msg = dict[str, Any]

@@ -1,6 +1,6 @@
 """A synchronous stand-in for the room's shell, to drive a ``Table`` in tests.
 
-It carries out the table's effects the way ``server/rooms.py`` does, without I/O: writes go
+It carries out the table's effects the way ``server/live/rooms.py`` does, without I/O: writes go
 to an in-memory store (which can be told to fail), sends are collected per connection, bots
 answer with a seeded random legal move (or fail, when told to), and time only moves when
 the test says so.
@@ -15,8 +15,7 @@ from typing import Any
 
 from shengji.core.actions import Action
 from shengji.core.stakes import deal_outcome, settle
-from shengji.server import wire
-from shengji.server.stakes import DealSettled, human_on_each_side
+from shengji.server.live.stakes import DealSettled, human_on_each_side
 from shengji.server.table import Table, TableConfig, handle
 from shengji.server.table.commands import (
     BotDeclared,
@@ -46,6 +45,7 @@ from shengji.server.table.effects import (
     Write,
 )
 from shengji.server.table.render import UpdateEntry
+from shengji.server.wire import messages as wire
 
 
 @dataclass

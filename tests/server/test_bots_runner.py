@@ -15,7 +15,7 @@ from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import DealState, Phase
 from shengji.core.views import DealView
-from shengji.server.bots_runner import BotRunner, think
+from shengji.server.live.bots_runner import BotRunner, think
 
 
 class SlowBot:

@@ -1,4 +1,4 @@
-"""The Redis link (server/bus.py) against a real ``redis-server`` that is killed and started
+"""The Redis link (server/cluster/bus.py) against a real ``redis-server`` that is killed and started
 again at random points: what one process publishes to a channel arrives at the listener in
 order, and a message is never lost without the listener being told the link was down (so
 the sessions that could have lost it are closed and resume by ``last_seq``)."""
@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shengji.server import route_wire as rw
-from shengji.server.bus import Bus
+from shengji.server.cluster import route_wire as rw
+from shengji.server.cluster.bus import Bus
 from tests.server.route_cluster import Redis, redis_or_skip
 
 DOWN = -1

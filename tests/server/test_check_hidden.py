@@ -23,11 +23,11 @@ from shengji.core.match import MatchState
 from shengji.core.ruleset import preset
 from shengji.core.state import DealState, Phase
 from shengji.core.views import view_for
-from shengji.server import wire
 from shengji.server.table import Seat, Table, TableConfig, handle
 from shengji.server.table.commands import ClientSaid
 from shengji.server.table.effects import Send
 from shengji.server.table.model import Viewer
+from shengji.server.wire import messages as wire
 
 FOUR_DECKS_WITH_KITTY = preset("four-deck", {"kitty_size": 8})
 """Others-void throws, and 8 kitty cards nobody but the dealer has seen."""

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from shengji.server.datadir_lock import DataDirInUse, DataDirLock, lock_path
+from shengji.server.store.datadir_lock import DataDirInUse, DataDirLock, lock_path
 from tests.server.helpers import new_player, new_room
 
 

@@ -10,12 +10,12 @@ from dataclasses import replace
 import pytest
 
 from shengji.core.state import Phase
-from shengji.server import wire
 from shengji.server.table import Table, TableOptions
 from shengji.server.table.commands import ClientSaid, Opened, SeatBot, Tick
 from shengji.server.table.dealing import round_size
 from shengji.server.table.options import Limits
 from shengji.server.table.restore import restored
+from shengji.server.wire import messages as wire
 from tests.server.table_sim import Sim, config
 
 PACE = TableOptions(turn_s=20.0, long_turn_s=45.0, next_deal_s=30.0)

@@ -4,7 +4,7 @@ Three tables play at once — four bots; three bots and a scripted human; three 
 human who leaves at once (a stand-in plays for them) — while the database refuses writes:
 
 - SQLite: ~20 times, at random moments, for 3 to 5 s each (the store refuses every write
-  while a file exists: ``SHENGJI_TEST_WRITE_FAULT_FILE``, server/fault_drill.py);
+  while a file exists: ``SHENGJI_TEST_WRITE_FAULT_FILE``, server/store/fault_drill.py);
 - PostgreSQL: a server of the test's own (``initdb`` into a temporary folder, its own port)
   stopped for 5 s and started again.
 
@@ -407,7 +407,7 @@ def test_the_drill_switch_is_off_unless_asked(tmp_path: Path) -> None:
     """Without the environment variable no write ever checks a file."""
     code = (
         "import asyncio, os\n"
-        "from shengji.server.storage import Store\n"
+        "from shengji.server.store.storage import Store\n"
         "s = Store('sqlite+aiosqlite:///" + str(tmp_path / "x.db") + "')\n"
         "print(bool(s.engine.sync_engine.dispatch.before_cursor_execute))\n"
     )

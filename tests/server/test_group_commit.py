@@ -1,4 +1,4 @@
-"""The group-commit writer (server/group_commit.py) against a real database (a SQLite file,
+"""The group-commit writer (server/store/group_commit.py) against a real database (a SQLite file,
 or PostgreSQL with ``SHENGJI_TEST_DATABASE_URL``): many rooms' rows in one commit, a refused
 row fails only its own room, a storage fault fails the group and the writer goes on once
 the database takes writes again."""
@@ -14,9 +14,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from shengji.server.storage import Store
-from shengji.server.storage_models import LogRow, RoomRow
-from shengji.server.write_faults import is_storage_fault
+from shengji.server.store.models import LogRow, RoomRow
+from shengji.server.store.storage import Store
+from shengji.server.store.write_faults import is_storage_fault
 from tests.server.faults import WriteFault
 from tests.server.helpers import test_database_url as database_for
 
@@ -146,7 +146,7 @@ def test_rooms_acting_faster_than_the_gap_share_commits_and_a_lone_action_waits_
 
 def test_closing_does_not_wait_again_for_a_write_a_hung_database_holds(tmp_path: Path) -> None:
     """A server's shutdown drains the writer for at most 5 s, then closes the store with no
-    further wait (server/app.py): a write the database never answers does not hold the
+    further wait (server/http/app.py): a write the database never answers does not hold the
     shutdown up for the store's own 10 s on top."""
 
     async def go() -> None:

@@ -1,4 +1,4 @@
-"""Security headers on every response (server/headers.py): pages, static files, the API,
+"""Security headers on every response (server/http/headers.py): pages, static files, the API,
 errors and refusals; the pages' policy allows no inline script but their import map."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import re
 import httpx
 from fastapi.routing import APIRoute
 
-from shengji.server.app import WEB_STATIC, create_app
-from shengji.server.headers import csp_hash, scan_page
+from shengji.server.http.app import WEB_STATIC, create_app
+from shengji.server.http.headers import csp_hash, scan_page
 from tests.server.helpers import fast_settings, new_player
 
 PAGES = sorted(WEB_STATIC.glob("*.html"))

@@ -1,4 +1,4 @@
-"""The game history and replays (issue 14; server/history.py): finished matches listed with
+"""The game history and replays (issue 14; server/http/history.py): finished matches listed with
 preset, result, date and a download name; a record turned into replay positions that agree
 with the engine trick by trick; a private room's replay for its players only (the same 404
 as a game that does not exist); the match being played, as the asking seat saw it."""
@@ -19,7 +19,7 @@ from shengji.core.events import TrickWon
 from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, replay_steps
 from shengji.core.ruleset import PRESETS
-from shengji.server.history import game_entry, record_filename, replay_positions
+from shengji.server.http.history import game_entry, record_filename, replay_positions
 from tests.server.helpers import Client, finished_match, new_player, new_room
 
 

@@ -1,4 +1,4 @@
-"""The unload/reload lifecycle of idle rooms (server/idle_rooms.py) as a hypothesis state
+"""The unload/reload lifecycle of idle rooms (server/live/idle_rooms.py) as a hypothesis state
 machine over a real lobby, store (SQLite) and rooms: players connect, sit, chat and leave,
 time passes and the janitor unloads what is idle, in any order. After every step:
 
@@ -30,14 +30,14 @@ from hypothesis.stateful import (
     rule,
 )
 
-from shengji.server import wire
-from shengji.server.bots_runner import BotRunner
-from shengji.server.conn import Conn
-from shengji.server.expiry import Janitor
-from shengji.server.lobby import Lobby
-from shengji.server.rooms import Room
+from shengji.server.live.bots_runner import BotRunner
+from shengji.server.live.conn import Conn
+from shengji.server.live.expiry import Janitor
+from shengji.server.live.lobby import Lobby
+from shengji.server.live.rooms import Room
 from shengji.server.settings import Settings
-from shengji.server.storage import Player, Store
+from shengji.server.store.storage import Player, Store
+from shengji.server.wire import messages as wire
 
 IDLE_S = 0.05
 PLAYERS = ("ann", "bob")

@@ -1,4 +1,4 @@
-"""Idle rooms leave memory and come back from their log (issue 15, server/idle_rooms.py):
+"""Idle rooms leave memory and come back from their log (issue 15, server/live/idle_rooms.py):
 a room left mid-match by its only human is unloaded (a stub stays in the lobby and the
 room list), and when the player comes back the match goes on exactly where it stopped:
 the same hand, the same sequence number, and the next action is accepted."""
@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from shengji.server.app import create_app
-from shengji.server.lobby import Lobby
+from shengji.server.http.app import create_app
+from shengji.server.live.lobby import Lobby
 from tests.server.helpers import Client, Msg, fast_settings, live_server, new_player, new_room
 
 BOTS3 = {"1": "random", "2": "random", "3": "random"}

@@ -1,4 +1,4 @@
-"""One server's room leases (server/lease.py) and a handover between two in-process servers.
+"""One server's room leases (server/cluster/lease.py) and a handover between two in-process servers.
 
 - A new room runs here: ``/api/rooms/{code}/owner`` and ``/api/instances`` say so, the
   lobby's watchers hear of it. On SQLite (one process per data dir) no lease is kept: the
@@ -18,8 +18,8 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from shengji.server.app import create_app
-from shengji.server.rooms import Room
+from shengji.server.http.app import create_app
+from shengji.server.live.rooms import Room
 from tests import pg
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room, sql
 

@@ -1,6 +1,6 @@
-"""Room leases: the pure rules (server/lease_rules.py) as a hypothesis state machine of
+"""Room leases: the pure rules (server/store/lease_rules.py) as a hypothesis state machine of
 processes that claim, renew, write and freeze, checked step by step against the same
-operations carried out in a real database by server/lease_store.py (SQLite, and
+operations carried out in a real database by server/store/lease_store.py (SQLite, and
 PostgreSQL when one answers): both must decide alike, and no stale write is ever admitted.
 """
 
@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
-from shengji.server import lease_store
-from shengji.server.lease_rules import Fence, Lease, admits, claim, claimable, expired, renew
-from shengji.server.lease_store import Fences
-from shengji.server.storage import Store
+from shengji.server.store import lease_store
+from shengji.server.store.lease_rules import Fence, Lease, admits, claim, claimable, expired, renew
+from shengji.server.store.lease_store import Fences
+from shengji.server.store.storage import Store
 from tests import pg
 
 TTL = 6.0
@@ -174,8 +174,8 @@ def test_a_stale_write_is_refused_and_nothing_is_written(store_url: str) -> None
     row carries the epoch it was written under."""
     from sqlalchemy import func, select
 
-    from shengji.server.lease_rules import LeaseLost
-    from shengji.server.storage_models import LogRow
+    from shengji.server.store.lease_rules import LeaseLost
+    from shengji.server.store.models import LogRow
 
     async def go() -> None:
         a, b = Store(store_url), Store(store_url)

@@ -14,8 +14,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from shengji import __version__
 from shengji.server import metrics
-from shengji.server.ready import readiness
-from shengji.server.storage import Store
+from shengji.server.http.ready import readiness
+from shengji.server.store.storage import Store
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
 
 Samples = dict[tuple[str, tuple[tuple[str, str], ...]], float]

@@ -1,4 +1,4 @@
-"""Migrations (server/schema.py, server/migrations) on SQLite and PostgreSQL: an empty
+"""Migrations (server/store/schema.py, server/migrations) on SQLite and PostgreSQL: an empty
 database gets the newest schema; a database of shengji 0.1.0 (``create_all``, no version)
 stops the server with a one-line error naming ``shengji db upgrade``, which brings it to
 the newest schema with its data; the migrated schema is exactly the models'."""
@@ -26,8 +26,8 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from shengji.cli.main import main
-from shengji.server import schema
-from shengji.server.storage import Base, Store
+from shengji.server.store import schema
+from shengji.server.store.storage import Base, Store
 from tests import pg
 from tests.server.helpers import fast_settings, live_server, new_player, new_room
 
@@ -298,7 +298,7 @@ def test_upgrade_from_0001_numbers_every_room_s_log(database: Database) -> None:
 def test_both_ways_of_numbering_the_log_agree() -> None:
     """Migration 0002 numbers rows with a window function (``UPDATE ... FROM``, SQLite
     3.33+ and PostgreSQL) or, on an older SQLite, by counting: the same numbers."""
-    from shengji.server.migrations.versions import r0002_room_leases as r0002
+    from shengji.server.store.migrations.versions import r0002_room_leases as r0002
 
     got = []
     for statement in (r0002._NUMBER_WINDOWED, r0002._NUMBER_COUNTED):

@@ -1,4 +1,4 @@
-"""Rooms have an owner (server/owners.py): only the creator adds and removes bots and moves
+"""Rooms have an owner (server/table/owners.py): only the creator adds and removes bots and moves
 others out of seats; anyone may still take a free seat. A room from before owners (no
 ``created_by``) is open to everyone as before."""
 

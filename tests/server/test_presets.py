@@ -11,7 +11,7 @@ import pytest
 
 from shengji.core.record import GameRecord, record_result, replay
 from shengji.core.ruleset import PRESET_INFO, PRESETS, RESERVED_PRESETS
-from shengji.server.lobby import preset_catalog, unplayable
+from shengji.server.live.lobby import preset_catalog, unplayable
 from tests.server.helpers import Client, Msg, fast_settings, live_server, new_player, new_room
 
 PLAYABLE = [p["name"] for p in preset_catalog() if p["playable"]]

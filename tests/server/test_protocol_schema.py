@@ -16,13 +16,13 @@ from jsonschema import Draft202012Validator
 
 from shengji.core.events import Event
 from shengji.core.stakes import StakeRules
-from shengji.server import wire
 from shengji.server.table import Table, TableOptions
 from shengji.server.table.commands import ClientSaid, Opened, SeatBot
 from shengji.server.table.effects import Send
 from shengji.server.table.render import UpdateEntry
-from shengji.server.wire_events import WIRE_EVENTS
-from shengji.server.wire_schema import protocol_schema
+from shengji.server.wire import messages as wire
+from shengji.server.wire.events import WIRE_EVENTS
+from shengji.server.wire.schema import protocol_schema
 from tests.server.table_sim import Sim, config
 
 SCHEMA = protocol_schema()

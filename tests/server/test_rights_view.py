@@ -12,7 +12,7 @@ from shengji.core.cards import LEVELS
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import Phase
-from shengji.server.table_view import game_view
+from shengji.server.wire.seat_view import game_view
 
 FIVE = PRESETS["five-player"]
 

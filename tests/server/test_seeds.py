@@ -23,7 +23,7 @@ from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, replay
 from shengji.core.ruleset import Ruleset
 from shengji.core.state import Phase
-from shengji.server.seeds import match_seed
+from shengji.server.table.seeds import match_seed
 from tests.server.helpers import (
     Client,
     Msg,

@@ -18,16 +18,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shengji.core.ruleset import PRESETS
-from shengji.server import wire
-from shengji.server.conn import _FLUSHERS, FRAME_BYTES, Conn, Flusher
-from shengji.server.replay import Own, ReplayBuffer
-from shengji.server.rooms import Room
+from shengji.server.live.backlog import Own, ReplayBuffer
+from shengji.server.live.conn import _FLUSHERS, FRAME_BYTES, Conn, Flusher
+from shengji.server.live.rooms import Room
+from shengji.server.live.sockets import write_socket as _writer
 from shengji.server.settings import Settings
-from shengji.server.sockets import write_socket as _writer
-from shengji.server.storage import Player
+from shengji.server.store.storage import Player
 from shengji.server.table.client_actions import action_text
 from shengji.server.table.commands import ClientSaid, Opened, Written
 from shengji.server.table.effects import Write
+from shengji.server.wire import messages as wire
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
 
 # ---------------------------------------------------------------------------- a room, no I/O

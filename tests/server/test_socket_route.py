@@ -1,4 +1,4 @@
-"""A room's WebSocket goes straight to its endpoint (``server/socket_route.py``); every
+"""A room's WebSocket goes straight to its endpoint (``server/live/socket_route.py``); every
 other request goes through the app's stack as before."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 from starlette.websockets import WebSocket
 
-from shengji.server.app import create_app
-from shengji.server.socket_route import SocketsFirst
+from shengji.server.http.app import create_app
+from shengji.server.live.socket_route import SocketsFirst
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
 
 

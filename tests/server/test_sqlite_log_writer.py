@@ -1,4 +1,4 @@
-"""The group commit's SQLite path (server/sqlite_log_writer.py): a group of rooms is one
+"""The group commit's SQLite path (server/store/sqlite_log_writer.py): a group of rooms is one
 transaction on the writer's own thread, errors come back as SQLAlchemy's (so the writer's
 fault handling is the same on both paths), a failed group leaves nothing behind, and a
 group with a fenced room takes the general (SQLAlchemy) path."""
@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError, OperationalError
 
-from shengji.server.lease_rules import Fence, LeaseLost
-from shengji.server.sqlite_log_writer import INSERT_LOG, SqliteLogWriter
-from shengji.server.storage import Store
-from shengji.server.write_faults import is_storage_fault
+from shengji.server.store.lease_rules import Fence, LeaseLost
+from shengji.server.store.sqlite_log_writer import INSERT_LOG, SqliteLogWriter
+from shengji.server.store.storage import Store
+from shengji.server.store.write_faults import is_storage_fault
 
 STATE: dict[str, Any] = {"seats": [], "status": "waiting", "match_no": 0}
 

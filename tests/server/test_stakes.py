@@ -19,9 +19,9 @@ from shengji.core.ruleset import PRESETS
 from shengji.core.scoring import level_change
 from shengji.core.stakes import StakeRules, settle
 from shengji.core.state import DealResult
-from shengji.server.rooms import Room, Seat
-from shengji.server.stakes import settle_deals
-from shengji.server.storage import STARTING_COINS, STARTING_RATING, Store
+from shengji.server.live.rooms import Room, Seat
+from shengji.server.live.stakes import settle_deals
+from shengji.server.store.storage import STARTING_COINS, STARTING_RATING, Store
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
 
 CLASSIC = PRESETS["classic"]

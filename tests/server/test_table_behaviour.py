@@ -10,12 +10,12 @@ from dataclasses import replace
 import pytest
 
 from shengji.core.state import Phase
-from shengji.server import wire
 from shengji.server.table import Table, TableOptions
 from shengji.server.table.commands import ClientSaid, Closed, Opened, SeatBot
 from shengji.server.table.options import Limits
 from shengji.server.table.render import UpdateEntry
 from shengji.server.table.timers import LONG_PHASES
+from shengji.server.wire import messages as wire
 from tests.server.table_sim import Sim, config
 
 PACE = TableOptions(turn_s=20.0, long_turn_s=45.0, next_deal_s=30.0)
@@ -134,7 +134,7 @@ def test_a_private_room_has_no_turn_clock_by_default() -> None:
 
 
 def test_room_options_are_checked_with_the_field_named() -> None:
-    from shengji.server.validate import OptionError
+    from shengji.server.table.validate import OptionError
 
     assert TableOptions.parse({"turn_s": 0, "next_deal_s": 10}, private=False).turn_s == 0
     for bad, field in (({"turn_s": 3}, "table.turn_s"), ({"x": 1}, "table.x")):

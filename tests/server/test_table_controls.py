@@ -1,5 +1,5 @@
 """The owner's table controls (issue 14): a deal dealt again when every seated player agrees
-(``reset_deal``, ``vote``; server/votes.py), and the match ended early (``end_match``) with
+(``reset_deal``, ``vote``; server/table/votes.py), and the match ended early (``end_match``) with
 its record kept as it stands."""
 
 from __future__ import annotations

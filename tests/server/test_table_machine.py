@@ -25,11 +25,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from shengji.core.cards import parse_cards
 from shengji.core.state import DealState
 from shengji.core.views import view_for
-from shengji.server import wire
 from shengji.server.table import Table, TableOptions, next_step, restored
 from shengji.server.table.commands import ClientSaid, Closed, Opened, SeatBot, Tick
 from shengji.server.table.effects import Send
 from shengji.server.table.render import UpdateEntry
+from shengji.server.wire import messages as wire
 from tests.server.table_sim import Sim, config
 
 PLAYERS = ("ann", "bob", "cat")

@@ -14,9 +14,9 @@ from shengji.core.display import table_facts
 from shengji.core.events import DealEnded, KittyRevealed
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
-from shengji.server import wire
-from shengji.server.rooms import client_action
-from shengji.server.table_view import deal_summary, finished_deal, game_view
+from shengji.server.live.rooms import client_action
+from shengji.server.wire import messages as wire
+from shengji.server.wire.seat_view import deal_summary, finished_deal, game_view
 
 
 def _pile(text: str) -> int:
@@ -148,7 +148,7 @@ def test_views_rendered_together_equal_each_seat_rendered_alone(name: str) -> No
     own fields again (``game_views``); that must be exactly each seat's whole rendering,
     hidden declarations (four-deck), kitties, friends and auctions included."""
     from shengji.core.views import public_view, view_for
-    from shengji.server.table_view import game_views, level_names
+    from shengji.server.wire.seat_view import game_views, level_names
 
     rs = PRESETS[name]
     rng = random.Random(11)

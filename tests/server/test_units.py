@@ -12,9 +12,9 @@ from shengji.core.actions import Bury, Declare, Pass, Play
 from shengji.core.cards import parse_cards as p
 from shengji.core.errors import NotationError
 from shengji.core.events import CardDealt, KittyBuried, Played, TrumpFixed
-from shengji.server import wire
-from shengji.server.rooms import action_text, client_action
+from shengji.server.live.rooms import action_text, client_action
 from shengji.server.settings import Settings
+from shengji.server.wire import messages as wire
 
 
 def test_client_actions_never_name_a_seat() -> None:

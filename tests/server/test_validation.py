@@ -122,7 +122,7 @@ def _players(name: str, options: dict[str, Any]) -> int:
 def test_any_room_options_are_refused_by_field_or_play_a_deal(tmp_path: Path) -> None:
     """Property: random option dicts over every preset: a 400 naming the field, or a room
     (bots in every seat) whose first deal deals, plays and ends; the server serves on."""
-    # one player creates every room: lift the per-player quotas (server/quotas.py)
+    # one player creates every room: lift the per-player quotas (server/http/quotas.py)
     lifted = fast_settings(
         str(tmp_path),
         room_rate="10000/minute",

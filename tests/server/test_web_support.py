@@ -11,7 +11,7 @@ from shengji.core.cards import cards_str, parse_cards, points
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import DealState
 from shengji.core.views import view_for
-from shengji.server.wire import render_view
+from shengji.server.wire.messages import render_view
 from tests.server.helpers import Client, Msg, new_player, new_room
 
 

@@ -27,12 +27,12 @@ from sqlalchemy.exc import OperationalError
 from websockets.sync.client import connect
 
 from shengji.core.record import GameRecord, replay
-from shengji.server import wire
-from shengji.server.app import create_app
+from shengji.server.http.app import create_app
+from shengji.server.store.write_faults import WriteHealth
 from shengji.server.table import Table
 from shengji.server.table.commands import ClientSaid, Opened
 from shengji.server.table.effects import Note
-from shengji.server.write_faults import WriteHealth
+from shengji.server.wire import messages as wire
 from tests.server.faults import WriteFault
 from tests.server.helpers import (
     Client,
@@ -213,7 +213,7 @@ def test_a_full_disk_pauses_the_table_and_it_resumes_by_itself(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     settings, app = _faulty_server(tmp_path)
-    caplog.set_level(logging.WARNING, "shengji.server.storage")
+    caplog.set_level(logging.WARNING, "shengji.server.store.storage")
     with live_server(settings, app) as base, ExitStack() as stack:
         fault = WriteFault(app.state.store)
         ann = new_player(base, "ann")
@@ -274,7 +274,7 @@ def test_a_full_disk_pauses_the_table_and_it_resumes_by_itself(
     lines = [
         r.getMessage()
         for r in caplog.records
-        if r.name == "shengji.server.storage" and r.getMessage().startswith("room ")
+        if r.name == "shengji.server.store.storage" and r.getMessage().startswith("room ")
     ]
     assert len(lines) == 2, lines  # one line for the episode's start, one for its end
     assert "a write failed" in lines[0] and "succeed again" in lines[1]

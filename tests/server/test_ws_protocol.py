@@ -1,4 +1,4 @@
-"""The server's WebSocket protocol (``server/ws_protocol.py``): a socket's reading is paused
+"""The server's WebSocket protocol (``server/live/ws_protocol.py``): a socket's reading is paused
 only once ``PAUSE_AT`` of its messages wait for the app (uvicorn pauses after every one),
 and nothing is lost or reordered either way; its inbox and its memory once open."""
 
@@ -17,7 +17,7 @@ import uvicorn
 from uvicorn.server import ServerState
 from websockets.sync.client import connect
 
-from shengji.server.ws_protocol import PAUSE_AT, Inbox, WebSocketProtocol, send_now_of
+from shengji.server.live.ws_protocol import PAUSE_AT, Inbox, WebSocketProtocol, send_now_of
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
 
 

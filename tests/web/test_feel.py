@@ -21,9 +21,9 @@ import pytest
 import uvicorn
 from playwright.sync_api import Browser, Page, expect
 
-from shengji.server.app import create_app
-from shengji.server.lan import lan_addresses
-from shengji.server.ws_protocol import WebSocketProtocol
+from shengji.server.http.app import create_app
+from shengji.server.http.lan import lan_addresses
+from shengji.server.live.ws_protocol import WebSocketProtocol
 from tests.server.helpers import fast_settings, live_server
 from tests.web.table import create_room, enter, play_until, state, take_turn
 from tests.web.test_tables import OVERLAPS

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from shengji.server.app import create_app
+from shengji.server.http.app import create_app
 from tests.server.faults import WriteFault
 from tests.server.helpers import fast_settings, live_server
 from tests.web.table import create_room, enter, play_until, state

@@ -28,7 +28,7 @@ from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import DealState, Phase
 from shengji.core.views import public_view
-from shengji.server.wire import action_text
+from shengji.server.wire.messages import action_text
 from tests.server.helpers import Client, new_player, new_room
 from tests.web.table import create_room, enter, play_until, state
 
@@ -41,9 +41,9 @@ SIZES = {"390x844": PHONE, "820x1180": TABLET, "1280x800": DESKTOP}
 def _fix_seed(monkeypatch: pytest.MonkeyPatch, seed: str) -> None:
     """New rooms of the test server take ``seed`` (their codes stay random)."""
     fake = types.SimpleNamespace(token_urlsafe=secrets.token_urlsafe, token_hex=lambda n: seed)
-    monkeypatch.setattr("shengji.server.lobby.secrets", fake)
-    # each match draws a secret seed of its own (server/seeds.py): the first is "<seed>/1"
-    monkeypatch.setattr("shengji.server.rooms.new_match_seed", lambda: f"{seed}/1")
+    monkeypatch.setattr("shengji.server.live.lobby.secrets", fake)
+    # each match draws a secret seed of its own (server/table/seeds.py): the first is "<seed>/1"
+    monkeypatch.setattr("shengji.server.live.rooms.new_match_seed", lambda: f"{seed}/1")
 
 
 def _shots(page: Page, artifacts: Path, name: str) -> None:

@@ -1,4 +1,4 @@
-"""``shengji db``: the server database's schema (server/schema.py).
+"""``shengji db``: the server database's schema (server/store/schema.py).
 
     shengji db upgrade --data-dir ./shengji-data      # to the newest schema, data kept
     shengji db upgrade --database-url postgresql+asyncpg://shengji@db/shengji
@@ -66,8 +66,8 @@ async def _run(args: argparse.Namespace, settings: Settings, out: TextIO, err: T
     from sqlalchemy.exc import SQLAlchemyError
     from sqlalchemy.ext.asyncio import create_async_engine
 
-    from shengji.server import schema
-    from shengji.server.datadir_lock import DataDirInUse, DataDirLock
+    from shengji.server.store import schema
+    from shengji.server.store.datadir_lock import DataDirInUse, DataDirLock
 
     url = settings.resolved_database_url()
     shown = make_url(url).render_as_string(hide_password=True)

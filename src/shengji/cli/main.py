@@ -175,7 +175,7 @@ def _add_replay(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _protocol_schema(_args: argparse.Namespace) -> int:
-    from shengji.server.wire_schema import schema_text
+    from shengji.server.wire.schema import schema_text
 
     print(schema_text())
     return 0

@@ -5,7 +5,7 @@
     shengji rooms release --data-dir ./shengji-data -- -x9Q # a code that begins with -
 
 A room is quarantined when it could not be restored at start or failed while running
-(server/quarantine.py); the server never loads it again until it is released. Reading the
+(server/live/quarantine.py); the server never loads it again until it is released. Reading the
 list is safe while the server runs (SQLite allows readers beside the writer).
 """
 
@@ -54,8 +54,8 @@ def rooms_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 async def _run(args: argparse.Namespace, settings: Any, out: TextIO, err: TextIO) -> int:
     from shengji.cli.startup_errors import schema_line
-    from shengji.server.schema import SchemaError
-    from shengji.server.storage import Store
+    from shengji.server.store.schema import SchemaError
+    from shengji.server.store.storage import Store
 
     store = Store(settings.resolved_database_url())
     try:

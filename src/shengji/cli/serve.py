@@ -8,7 +8,7 @@ Flags override ``SHENGJI_*`` environment variables, which override the defaults:
 Start-up failures (a bad flag, an unusable data dir or database, a data dir another server
 holds, a port in use) are one line on stderr and a non-zero exit (cli/startup_errors.py);
 the URL is printed only once the port is bound and the rooms are restored. With
-``--log-format json`` every line is a JSON object on stdout instead (server/jsonlog.py):
+``--log-format json`` every line is a JSON object on stdout instead (server/http/jsonlog.py):
 the records, ``{"msg": "listening on http://...", "url": ...}`` and a failure.
 """
 
@@ -25,8 +25,8 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from shengji.server.datadir_lock import DataDirLock
     from shengji.server.settings import Settings
+    from shengji.server.store.datadir_lock import DataDirLock
 
 
 def add_serve(
@@ -149,10 +149,10 @@ async def _serve(
     from shengji import __version__
     from shengji.bots.build import build_note, compiled, tables_compiled
     from shengji.cli import startup_errors as startup
-    from shengji.server.app import create_app
-    from shengji.server.jsonlog import log_json_line, logging_config
-    from shengji.server.logs import configure_logging
-    from shengji.server.ws_protocol import WebSocketProtocol
+    from shengji.server.http.app import create_app
+    from shengji.server.http.jsonlog import log_json_line, logging_config
+    from shengji.server.http.logs import configure_logging
+    from shengji.server.live.ws_protocol import WebSocketProtocol
 
     if settings.log_format != "json":  # (json: every logger goes to the JSON handler)
         configure_logging(settings.log_level)  # the rooms' and the store's lines, as text
@@ -203,8 +203,8 @@ async def _serve(
 
 
 def _share_urls(host: str, port: int) -> list[str]:
-    """The URLs players on the network open (server/lan.py)."""
-    from shengji.server.lan import share_urls
+    """The URLs players on the network open (server/http/lan.py)."""
+    from shengji.server.http.lan import share_urls
 
     return share_urls(host, port)
 
@@ -212,7 +212,7 @@ def _share_urls(host: str, port: int) -> list[str]:
 def _print_share(host: str, port: int) -> None:
     """Say what the other players open: the LAN address (``--host 0.0.0.0``), or that
     only this machine can connect."""
-    from shengji.server.lan import is_loopback
+    from shengji.server.http.lan import is_loopback
 
     for url in _share_urls(host, port):
         print(f"players on your network open {url}", flush=True)
@@ -228,7 +228,7 @@ def _fail(
     exc: BaseException, line: str, code: int, debug: bool, err: TextIO, as_json: bool = False
 ) -> int:
     if as_json:  # one JSON line on stdout, like every other line of a JSON-logging server
-        from shengji.server.jsonlog import log_json_line
+        from shengji.server.http.jsonlog import log_json_line
 
         fields: dict[str, Any] = {"exit": code}
         if debug:

@@ -67,7 +67,7 @@ def load_settings(overrides: dict[str, Any]) -> Settings:
         value = str(first.get("input"))[:60]
         why = str(first["msg"]).rstrip(".")
         raise StartupError(f"bad value {value!r} for {flag_name(field)}: {why}", 2) from e
-    from shengji.server.validate import server_bot
+    from shengji.server.table.validate import server_bot
 
     try:
         server_bot(settings.substitute_bot, settings.bot_budget_s)
@@ -78,7 +78,7 @@ def load_settings(overrides: dict[str, Any]) -> Settings:
 
 def sqlite_file(settings: Settings) -> Path | None:
     """The SQLite database file the server will use; None for another database."""
-    from shengji.server.datadir_lock import lock_path
+    from shengji.server.store.datadir_lock import lock_path
 
     lock = lock_path(settings.resolved_database_url())
     return None if lock is None else lock.with_name(lock.name.removesuffix(".lock"))
@@ -108,7 +108,7 @@ def check_data_dir(folder: Path) -> None:
 
 def take_lock(settings: Settings, folder: Path) -> Any:
     """The data dir's lock (``DataDirLock``), taken for this process."""
-    from shengji.server.datadir_lock import DataDirInUse, DataDirLock
+    from shengji.server.store.datadir_lock import DataDirInUse, DataDirLock
 
     try:
         return DataDirLock.acquire(settings.resolved_database_url())
@@ -196,7 +196,7 @@ def explain(exc: BaseException, settings: Settings) -> str:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
-    from shengji.server.schema import SchemaError
+    from shengji.server.store.schema import SchemaError
 
     if isinstance(exc, StartupError):
         return exc.line
@@ -238,7 +238,7 @@ def upgrade_command(settings: Settings) -> str:
 
 
 def schema_line(exc: Exception, settings: Settings) -> str:
-    """One line for a database whose schema is not this shengji's (server/schema.py)."""
+    """One line for a database whose schema is not this shengji's (server/store/schema.py)."""
     from sqlalchemy.engine import make_url
 
     url = make_url(settings.resolved_database_url()).render_as_string(hide_password=True)

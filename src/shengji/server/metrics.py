@@ -59,7 +59,7 @@ from prometheus_client.registry import Collector
 from shengji import __version__
 
 if TYPE_CHECKING:
-    from shengji.server.lobby import Lobby
+    from shengji.server.live.lobby import Lobby
 
 CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
 """The ``Content-Type`` of ``/metrics``: the classic text format every Prometheus reads."""
@@ -168,7 +168,7 @@ def routed(edge: int = 0, owner: int = 0) -> None:
 
 
 def log_committed() -> None:
-    """The group-commit writer committed one group (server/group_commit.py)."""
+    """The group-commit writer committed one group (server/store/group_commit.py)."""
     LOG_COMMITS.inc()
 
 

@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     redis_url: str | None = None
     """Redis (``redis://host:6379/0``): set, the processes that share it and the database
     are one platform: a client reaching any of them plays in a room another runs (routed
-    through pub/sub), and the lobby lists every process's rooms (server/router.py). Unset:
+    through pub/sub), and the lobby lists every process's rooms (server/cluster/router.py). Unset:
     nothing routed; processes sharing a PostgreSQL database still hand rooms over by lease
     and answer a socket for another's room ``moved`` (close 4409). ``/readyz`` checks it."""
     redis_prefix: str = Field(default="shengji:", min_length=1, max_length=64)
@@ -46,7 +46,7 @@ class Settings(BaseSettings):
     instance_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
     """This process's name among the servers sharing the database and Redis (its room
     leases' owner, its Redis channels); default ``<host>-<port>`` (``<host>-<pid>-<random>``
-    with port 0; server/lease.py). Two live processes must never share one; a process
+    with port 0; server/cluster/lease.py). Two live processes must never share one; a process
     restarted under the same id takes its rooms back at once (others adopt a dead
     process's rooms once their leases expire)."""
     public_url: str | None = Field(default=None, max_length=256)
@@ -57,7 +57,7 @@ class Settings(BaseSettings):
     """A room's lease lasts this long unless renewed: an owner killed, frozen or cut off
     loses its rooms to another process after at most this (plus ``lease_scan_s``).
     Leases are kept on PostgreSQL only: on SQLite one process holds the data dir and
-    every room (server/lease.py)."""
+    every room (server/cluster/lease.py)."""
     lease_renew_s: float = Field(default=2.0, gt=0)
     """How often a process renews the leases of its rooms (a third of the TTL)."""
     lease_scan_s: float = Field(default=1.0, gt=0)
@@ -98,7 +98,7 @@ class Settings(BaseSettings):
     log_size: int = Field(default=1024, ge=16)
     """Messages kept per room for reconnecting clients (older: a snapshot instead)."""
     replay_bytes: int = Field(default=49152, ge=1024)
-    """Bytes those kept messages may take per room (server/replay.py): the oldest go first;
+    """Bytes those kept messages may take per room (server/live/backlog.py): the oldest go first;
     a client resuming from before what is left gets a snapshot. 48 KiB keeps about the last
     hundred messages of a table (a deal's first 25 rounds of cards, or 100 plays)."""
     max_message_bytes: int = Field(default=4096, ge=256)
@@ -108,7 +108,7 @@ class Settings(BaseSettings):
     send_queue: int = Field(default=4096, ge=16)
     """Messages queued for one slow client before it is disconnected."""
     send_buffer_bytes: int = Field(default=262144, ge=16384)
-    """Bytes queued for one slow client before it is disconnected (server/conn.py)."""
+    """Bytes queued for one slow client before it is disconnected (server/live/conn.py)."""
     log_commit_gap_s: float = Field(default=0.004, ge=0, le=1)
     """At least this long between two group commits of the action log (per writer lane):
     under load a commit carries several actions instead of one, each broadcast at most this
@@ -125,15 +125,15 @@ class Settings(BaseSettings):
     """Live rooms at most (closed and expired rooms do not count)."""
     storage_retry_first_s: float = Field(default=0.1, gt=0)
     """A room whose write failed (disk full, database locked or gone) retries after this,
-    doubling each time (server/write_faults.py)."""
+    doubling each time (server/store/write_faults.py)."""
     storage_retry_max_s: float = Field(default=5.0, gt=0)
     """The longest wait between two retries of a failed write."""
     log_level: Literal["critical", "error", "warning", "info", "debug", "trace"] = "info"
     """``debug`` also shows the traceback of a start-up error."""
     log_format: Literal["text", "json"] = "text"
-    """``json``: one JSON object per line on stdout for every record (server/jsonlog.py)."""
+    """``json``: one JSON object per line on stdout for every record (server/http/jsonlog.py)."""
 
-    # Limits against hostile guests (docs/protocol.md, "Limits"; server/quotas.py).
+    # Limits against hostile guests (docs/protocol.md, "Limits"; server/http/quotas.py).
     max_body_bytes: int = Field(default=65536, ge=1024)
     """Largest HTTP request body; larger: 413, refused before the body is read."""
     signup_rate: str = "30/minute;300/day"

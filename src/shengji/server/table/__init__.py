@@ -2,7 +2,7 @@
 
 ``handle(table, command, now) -> (table, effects)``: typed commands in (table/commands.py),
 a new ``Table`` (table/model.py) and typed effects out (table/effects.py). No I/O: the
-asyncio ``Room`` (server/rooms.py) is a thin shell that feeds it commands and carries out
+asyncio ``Room`` (server/live/rooms.py) is a thin shell that feeds it commands and carries out
 its effects — writes before the sends they hold back, timers, the bot pool.
 
 Modules: ``model`` (the state), ``options`` (room options and server limits), ``outbox``

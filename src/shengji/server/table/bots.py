@@ -15,7 +15,7 @@ import random
 
 from shengji.core.actions import Action
 from shengji.core.state import DealState, Phase
-from shengji.server.validate import server_bot
+from shengji.server.table.validate import server_bot
 
 HINT_BOTS = ("random", "heuristic")
 """Bots a client may ask for a hint (cheap ones: a hint never holds up the bot pool)."""
@@ -23,7 +23,7 @@ HINT_BOTS = ("random", "heuristic")
 
 def checked_bot(name: str, budget_s: float) -> str:
     """A bot spec this server accepts (known, finite, thinking within ``budget_s``),
-    normalised; ``ValueError`` saying why not otherwise (server/validate.py)."""
+    normalised; ``ValueError`` saying why not otherwise (server/table/validate.py)."""
     return server_bot(name, budget_s)
 
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from shengji.core.actions import Action
-from shengji.server import wire
-from shengji.server.stakes import DealSettled
+from shengji.server.live.stakes import DealSettled
+from shengji.server.wire import messages as wire
 
 
 @dataclass(frozen=True, slots=True)

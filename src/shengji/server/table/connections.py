@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from shengji.server import wire
 from shengji.server.table.commands import Closed, Opened
 from shengji.server.table.effects import Disconnect, PresenceChanged, Replay, Send
 from shengji.server.table.model import Table, Viewer, evolve
 from shengji.server.table.step import Step
 from shengji.server.table.views import room_info, snapshot
+from shengji.server.wire import messages as wire
 
 
 def room_update(s: Step) -> None:

@@ -17,8 +17,8 @@ from typing import Any, Final, Literal, TypeAlias
 from shengji.core.match import MatchState
 from shengji.core.stakes import StakeRules
 from shengji.core.state import DealResult
-from shengji.server import wire
 from shengji.server.table.render import UpdateEntry
+from shengji.server.wire import messages as wire
 
 # --------------------------------------------------------------------------- writes
 
@@ -219,7 +219,7 @@ class DrawSeed:
 
 @dataclass(frozen=True, slots=True)
 class PresenceChanged:
-    """Who is connected changed: tell the room soon (coalesced, server/presence.py)."""
+    """Who is connected changed: tell the room soon (coalesced, server/live/presence.py)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +243,7 @@ class Note:
     level: Literal["debug", "info", "warning", "error"]
     text: str
     topic: Literal["rooms", "storage"] = "rooms"
-    """The logger: ``shengji.server.rooms`` or ``shengji.server.storage``."""
+    """The logger: ``shengji.server.live.rooms`` or ``shengji.server.store.storage``."""
 
 
 Effect: TypeAlias = (

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from shengji.server import wire
 from shengji.server.table.effects import (
     DELIVERY_CLASSES,
     WRITE_CLASSES,
@@ -24,6 +23,7 @@ from shengji.server.table.effects import (
 from shengji.server.table.model import evolve
 from shengji.server.table.outbox import Item, backoff
 from shengji.server.table.step import Step
+from shengji.server.wire import messages as wire
 
 
 def first_write(items: tuple[Item, ...]) -> WriteRequest:

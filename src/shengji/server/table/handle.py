@@ -17,7 +17,6 @@ no randomness but what the table's state seeds.
 
 from __future__ import annotations
 
-from shengji.server import wire
 from shengji.server.table.commands import (
     BotDeclared,
     BotMoved,
@@ -68,6 +67,7 @@ from shengji.server.table.seating import (
 from shengji.server.table.step import Step
 from shengji.server.table.timers import announce, schedule, wake
 from shengji.server.table.views import snapshot
+from shengji.server.wire import messages as wire
 
 
 def handle(table: Table, command: Command, now: float) -> tuple[Table, list[Effect]]:

@@ -1,4 +1,4 @@
-"""A table with nothing to do, and what of it outlives its unloading (server/idle_rooms.py).
+"""A table with nothing to do, and what of it outlives its unloading (server/live/idle_rooms.py).
 
 A room nobody is connected to, with nothing to write or send, no bot asked and no
 wake-up due soon, is ``quiet``: its table may be dropped from memory and rebuilt from the
@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from shengji.server.table.model import ChatEntry, Clock, Hold, Table, evolve
-from shengji.server.votes import DealVote
+from shengji.server.table.votes import DealVote
 
 
 def quiet(t: Table, now: float, horizon: float) -> bool:

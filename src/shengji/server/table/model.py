@@ -23,10 +23,10 @@ from shengji.core.actions import SYSTEM
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS, Ruleset
 from shengji.core.stakes import PLAIN, StakeRules
-from shengji.server.seeds import match_seed
 from shengji.server.table.options import Limits, TableOptions
 from shengji.server.table.outbox import Outbox
-from shengji.server.votes import DealVote
+from shengji.server.table.seeds import match_seed
+from shengji.server.table.votes import DealVote
 
 SeatKind = Literal["empty", "human", "bot"]
 Status = Literal["waiting", "playing"]
@@ -64,7 +64,7 @@ class Viewer:
     name: str
     seat: int | None = None
     delta_presence: bool = False
-    """Said ``hello`` with ``presence: "delta"`` (server/presence.py)."""
+    """Said ``hello`` with ``presence: "delta"`` (server/live/presence.py)."""
     last_nudge: float = -1e9
     hinting: bool = False
     """A bot is thinking of a hint for it (one at a time)."""
@@ -224,7 +224,7 @@ class Table:
     away_since: Mapping[int, float] = field(default_factory=dict)
     """Seated humans with no connection, since when."""
     unattended_since: float | None = None
-    """Since when nobody is connected (server/expiry.py closes rooms left so)."""
+    """Since when nobody is connected (server/live/expiry.py closes rooms left so)."""
     auto: frozenset[int] = frozenset()
     """Seats on 托管: the auto-play bot moves for them until their player acts or takes back."""
     clock: Clock | None = None

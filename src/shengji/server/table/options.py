@@ -20,7 +20,7 @@ TableOptions(turn_s=30.0, long_turn_s=60.0, next_deal_s=30.0)
 >>> TableOptions.parse({"turn_s": 2}, private=False)
 Traceback (most recent call last):
 ...
-shengji.server.validate.OptionError: table.turn_s: 0 (off) or 5..600 seconds, not 2
+shengji.server.table.validate.OptionError: table.turn_s: 0 (off) or 5..600 seconds, not 2
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from shengji.server.validate import OptionError
+from shengji.server.table.validate import OptionError
 
 BOUNDS = (5.0, 600.0)
 """A timer that is on runs at least 5 s and at most 10 minutes."""

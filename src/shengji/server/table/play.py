@@ -22,7 +22,6 @@ from shengji.core.events import DealEnded, Event
 from shengji.core.match import MatchState
 from shengji.core.record import GameRecord, record_result
 from shengji.core.state import Phase
-from shengji.server import wire
 from shengji.server.table.bots import HINT_BOTS, fallback_move, seeded_rng
 from shengji.server.table.client_actions import action_text, client_action
 from shengji.server.table.commands import (
@@ -38,7 +37,8 @@ from shengji.server.table.model import ActionLog, Hold, evolve
 from shengji.server.table.render import UpdateEntry, render_events
 from shengji.server.table.step import Step
 from shengji.server.table.views import update_base
-from shengji.server.table_view import deal_summary, finished_deal
+from shengji.server.wire import messages as wire
+from shengji.server.wire.seat_view import deal_summary, finished_deal
 
 
 def on_act(s: Step, conn: int, text: str) -> None:

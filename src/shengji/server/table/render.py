@@ -25,8 +25,8 @@ import msgspec
 
 from shengji.core.events import Event
 from shengji.core.match import MatchState
-from shengji.server import wire
-from shengji.server.table_view import game_view, game_views
+from shengji.server.wire import messages as wire
+from shengji.server.wire.seat_view import game_view, game_views
 
 RenderedEvent = tuple[int | None, wire.WireEvent]
 """An event's audience (None: everyone) and its wire form."""

@@ -1,5 +1,5 @@
 """The owner's table controls (issue 14): deal the current deal again when every seated
-player agrees (``reset_deal``, ``vote``; server/votes.py), and end the match early
+player agrees (``reset_deal``, ``vote``; server/table/votes.py), and end the match early
 (``end_match``: its record is kept as it stands).
 
 A passed vote applies ``Redeal``, logged like any action, so a restart and the record replay
@@ -19,12 +19,12 @@ connection when it opens, at each answer and when it closes, and to one that joi
 from __future__ import annotations
 
 from shengji.core.actions import Redeal
-from shengji.server import wire
 from shengji.server.table.model import evolve
 from shengji.server.table.play import apply, finish
 from shengji.server.table.seating import owner_only
 from shengji.server.table.step import Step
-from shengji.server.votes import DealVote
+from shengji.server.table.votes import DealVote
+from shengji.server.wire import messages as wire
 
 
 def vote_msg(s: Step, vote: DealVote) -> wire.VoteMsg:

@@ -12,15 +12,15 @@ import json
 from dataclasses import replace
 
 from shengji.core.match import MatchState
-from shengji.server import wire
-from shengji.server.owners import NOT_OWNER, may_manage, refusal
 from shengji.server.table.bots import checked_bot
 from shengji.server.table.connections import reseat, room_update
 from shengji.server.table.effects import CloseRoom, Disconnect, DrawSeed, Send, TrimChat
 from shengji.server.table.model import EMPTY, ActionLog, ChatEntry, Seat, evolve
+from shengji.server.table.owners import NOT_OWNER, may_manage, refusal
 from shengji.server.table.render import UpdateEntry, render_events
 from shengji.server.table.step import Step
 from shengji.server.table.views import update_base
+from shengji.server.wire import messages as wire
 
 
 def _owner_only(s: Step, conn: int, what: str) -> bool:

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from shengji.server import wire
 from shengji.server.table.effects import Delivery, Effect, Note, Recipient, Record, Send
 from shengji.server.table.model import Table, evolve
 from shengji.server.table.render import UpdateEntry
+from shengji.server.wire import messages as wire
 
 
 class Step:

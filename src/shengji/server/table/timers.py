@@ -18,7 +18,6 @@ from dataclasses import replace
 
 from shengji.core.actions import SYSTEM
 from shengji.core.state import Phase
-from shengji.server import wire
 from shengji.server.table.connections import reseat, room_update
 from shengji.server.table.dealing import deal_round
 from shengji.server.table.effects import AskBot, WakeAt
@@ -27,6 +26,7 @@ from shengji.server.table.play import set_auto
 from shengji.server.table.seating import set_seat
 from shengji.server.table.step import Step
 from shengji.server.table.views import clock_info, hold_info
+from shengji.server.wire import messages as wire
 
 LONG_PHASES = frozenset({Phase.BURYING, Phase.CALLING, Phase.BIDDING, Phase.NAMING})
 """Phases whose turns get the long timer."""

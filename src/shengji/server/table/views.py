@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from shengji.core.display import fixed_teams
 from shengji.core.match import MatchState
-from shengji.server import wire
 from shengji.server.table.model import Table
-from shengji.server.table_view import game_view, level_names
+from shengji.server.wire import messages as wire
+from shengji.server.wire.seat_view import game_view, level_names
 
 __all__ = ["clock_info", "game_view", "hold_info", "room_info", "snapshot", "update_base"]
 

@@ -1,5 +1,5 @@
 // Stakes of a room (积分 / 游戏币 / 欢乐豆): the create-room fields and a room's label.
-// The server side is src/shengji/server/stakes.py; the rules are docs/rules.md 75-87, 120-129.
+// The server side is src/shengji/server/live/stakes.py; the rules are docs/rules.md 75-87, 120-129.
 import { h } from "preact";
 import htm from "htm";
 import { t } from "./i18n.js";

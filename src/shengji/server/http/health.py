@@ -1,0 +1,58 @@
+"""``/healthz`` and what HTTP clients are told while the database refuses writes.
+
+``GET /healthz`` answers 200 ``{"ok": true, "rooms": N, "storage": {"writable": true}}``
+while writes succeed and 503 ``{"ok": false, ..., "storage": {"writable": false, "reason":
+"OperationalError: database or disk is full", "since_s": 4.2, "failures": 7}}`` while they
+fail (server/store/write_faults.py ``WriteHealth``), so a load balancer or an operator sees it. A
+request that meets a storage fault (a sign-up on a full disk) gets a 503 with a JSON
+``detail`` and ``Retry-After``, never a bare 500.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy import exc as sa_exc
+
+from shengji.server.store.write_faults import WriteHealth, is_storage_fault
+
+RETRY_AFTER_S = 5
+"""What a 503 asks a client to wait before trying again."""
+
+STORAGE_DOWN = "the server cannot write to its database right now; try again in a moment"
+
+
+def health_response(health: WriteHealth, rooms: int) -> JSONResponse:
+    """``/healthz``: 200 while writes succeed, 503 (with the reason) while they fail."""
+    body: dict[str, Any] = {"ok": health.ok, "rooms": rooms, "storage": health.status()}
+    if health.ok:
+        return JSONResponse(body)
+    return JSONResponse(body, status_code=503, headers={"Retry-After": str(RETRY_AFTER_S)})
+
+
+def storage_unavailable() -> JSONResponse:
+    """The answer to a request that met a storage fault."""
+    return JSONResponse(
+        {"detail": STORAGE_DOWN, "code": "storage"},
+        status_code=503,
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+    )
+
+
+def install_storage_handler(app: FastAPI) -> None:
+    """Answer a storage fault raised by any route with ``storage_unavailable`` (and tell
+    ``Store.health``: a failed read of an unreachable database counts too); any other
+    error keeps its usual 500."""
+
+    async def on_error(request: Request, exc: Exception) -> JSONResponse:
+        if not is_storage_fault(exc):
+            raise exc
+        store = getattr(request.app.state, "store", None)
+        if store is not None:
+            store.health.failed(exc)
+        return storage_unavailable()
+
+    for kind in (sa_exc.DBAPIError, sa_exc.DisconnectionError, sa_exc.TimeoutError):
+        app.add_exception_handler(kind, on_error)
