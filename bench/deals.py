@@ -25,7 +25,7 @@ import time
 from collections.abc import Sequence
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Action
 from shengji.core.legal import LegalActions
 from shengji.core.ruleset import PRESETS

@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 WORK = """
 import sys
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.ruleset import PRESETS
 rs = PRESETS[sys.argv[2]]
 deals = actions = 0

@@ -42,8 +42,8 @@ from shengji.bots.search import SearchBot, deal_value, rollout
 from shengji.core.actions import Action, Bury, Play
 from shengji.core.determinize import burial_searchable, state_after_burial, state_from_view
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import Phase
 from shengji.core.views import DealView, view_for
 
 RESULTS = Path(__file__).parent / "results"

@@ -35,8 +35,9 @@ from shengji.bots.sampler import sample_hidden
 from shengji.bots.search import SearchBot, rollout
 from shengji.core.determinize import state_from_view
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import DealView, view_for
 
 SORT = os.environ.get("SORT", "tottime")

@@ -52,7 +52,7 @@ def chains96(seed: int | str) -> SearchBot:
 
 
 def burial(seed: int | str) -> SearchBot:
-    """``search:1000`` inferring the hidden kitty from the burial (``bots/buried.py``):
+    """``search:1000`` inferring the hidden kitty from the burial (``bots/burial_inference.py``):
     worlds whose kitty is what its burier would have buried, and a kitty card it would not
     have buried three misses for the chains."""
     return SearchBot(seed, think_ms=1000.0, burial=True)

@@ -28,8 +28,8 @@ from shengji.bots.sampler import sample_hidden
 from shengji.bots.search import SearchBot
 from shengji.core.cards import points
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import Phase
 from shengji.core.views import view_for
 
 RESULTS = Path(__file__).parent / "results"

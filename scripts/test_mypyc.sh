@@ -12,5 +12,6 @@ SRC="$COPY/src" BIN="$BIN" bash "$ROOT/scripts/build_mypyc.sh"
 cd "$ROOT"
 if [ "$#" -eq 0 ]; then set -- tests/core tests/bots tests/server; fi
 PYTHONPATH="$COPY/src" "$BIN/python" -c \
-  'from shengji.bots.build import compiled, tables_compiled; assert compiled() and tables_compiled()'
+  'from shengji.bots.build import compiled; from shengji.server.table.compiled import tables_compiled
+assert compiled() and tables_compiled()'
 PYTHONPATH="$COPY/src" "$BIN/python" -m pytest -n 2 -p no:cacheprovider "$@"

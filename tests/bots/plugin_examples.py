@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 import time
 
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Action, Play
 from shengji.core.legal import LegalActions
-from shengji.core.state import Phase
+from shengji.core.phases import Phase
 from shengji.core.views import DealView
 
 

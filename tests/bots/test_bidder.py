@@ -9,11 +9,12 @@ from collections import Counter
 from shengji.bots.bidder import MARGIN, best_suit, choose_bid, predicted_points
 from shengji.bots.driver import play_match
 from shengji.bots.heuristic import HeuristicBot
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Bid, Bury, Declare, NameTrump, Pass
 from shengji.core.cards import CLUBS, HEARTS, SPADES, counts_of, parse_cards
+from shengji.core.phases import Phase
 from shengji.core.ruleset import preset
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import view_for
 from tests.core.dealkit import deal_out, stacked, step
 

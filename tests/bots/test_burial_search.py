@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shengji.bots.bury import burial_options, choose_burial
+from shengji.bots.burial_choice import burial_options, choose_burial
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.search import BURY_CANDIDATES, SearchBot, rollout, rollout_players
 from shengji.core.actions import Bury
@@ -17,8 +17,9 @@ from shengji.core.cards import counts_of, deck
 from shengji.core.determinize import burial_searchable, state_after_burial, unseen_cards
 from shengji.core.match import MatchState
 from shengji.core.order import context
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import view_for
 
 

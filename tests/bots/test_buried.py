@@ -1,4 +1,4 @@
-"""What the burial says about the hidden kitty (``bots/buried.py``).
+"""What the burial says about the hidden kitty (``bots/burial_inference.py``).
 
 A dealer who picked up the kitty kept its trumps and points and buried low side cards: a
 world whose kitty holds ``♥A`` or a trump is one the burier would not have made.
@@ -11,8 +11,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shengji.bots.buried import MISS_WEIGHT, burial_misses, burier, played_by, rebury
-from shengji.bots.bury import choose_burial
+from shengji.bots.burial_choice import choose_burial
+from shengji.bots.burial_inference import MISS_WEIGHT, burial_misses, burier, played_by, rebury
 from shengji.bots.sampler import sample_hidden
 from shengji.bots.search import SearchBot
 from shengji.core.cards import parse_cards

@@ -20,8 +20,9 @@ from shengji.bots.registry import make_bot, parse_bot_spec
 from shengji.bots.sampler import follows_hold, structured_follows
 from shengji.bots.search import SearchBot
 from shengji.core.determinize import known_voids, unseen_cards
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import DealView, view_for
 
 FIXED = sorted(n for n, rs in PRESETS.items() if rs.partnership == "fixed")

@@ -12,8 +12,8 @@ from shengji.bots.declare import FIRST_DEAL_RACE, NOBODY_BAR, strength
 from shengji.bots.heuristic import HeuristicBot
 from shengji.core.actions import Declare, Pass
 from shengji.core.cards import HEARTS, counts_of, parse_cards
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS, Ruleset, preset
-from shengji.core.state import Phase
 from shengji.core.views import view_for
 from tests.core.dealkit import deal_out, stacked
 

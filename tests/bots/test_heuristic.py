@@ -12,7 +12,7 @@ from shengji.bots.base import Bot
 from shengji.bots.build import compiled
 from shengji.bots.driver import play_match
 from shengji.bots.heuristic import HeuristicBot
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.bots.registry import make_bot
 from shengji.core.actions import Action, Bury, Deal, Declare, Pass, Play
 from shengji.core.cards import parse_card, parse_cards, points_of
@@ -20,8 +20,9 @@ from shengji.core.events import ThrowFailed
 from shengji.core.legal import LegalActions
 from shengji.core.match import team_of
 from shengji.core.order import TRUMP
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS, Ruleset, preset
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.throws import check_throw, unit_beaten
 from shengji.core.units import decompose
 from shengji.core.views import DealView, view_for

@@ -25,8 +25,8 @@ from shengji.core.follow import analyse_lead, suit_count
 from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
 from shengji.core.order import context
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import Phase
 from shengji.core.tricks import trick_winner
 from shengji.core.units import pos_counts_from_hand
 from shengji.core.views import DealView, view_for

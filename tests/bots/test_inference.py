@@ -16,15 +16,16 @@ from shengji.bots import sampler
 from shengji.bots.driver import play_match
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import misses
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.bots.sampler import follows_hold, sample_hidden, structured_follows, tells
 from shengji.bots.search import SearchBot
 from shengji.core.actions import Play
 from shengji.core.cards import SPADES, parse_cards
 from shengji.core.determinize import start_of_play, state_from_view
 from shengji.core.order import TRUMP, context
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.units import decompose_counts, pos_counts_from_hand
 from shengji.core.views import view_for
 

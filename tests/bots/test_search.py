@@ -7,13 +7,14 @@ import random
 import pytest
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.bots.sampler import sample_hidden
 from shengji.bots.search import SearchBot, deal_value
 from shengji.core.cards import counts_of, deck
 from shengji.core.determinize import known_voids, state_from_view, unseen_cards
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import view_for
 
 

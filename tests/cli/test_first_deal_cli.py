@@ -7,14 +7,14 @@ import io
 
 import pytest
 
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.cli.play import HumanPlayer
 from shengji.cli.replay import Narrator
 from shengji.core.actions import Action, Deal, Declare, Pass
 from shengji.core.cards import parse_cards
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS, Ruleset
-from shengji.core.state import Phase
 from shengji.core.views import view_for
 from tests.core.dealkit import stacked
 

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.cli.main import main
 from shengji.cli.play import HumanPlayer
 from shengji.core.actions import CallFriend
 from shengji.core.cards import parse_card
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import Phase
 from shengji.core.views import view_for
 from tests.core.dealkit import bury_back, deal_out, pass_round, stacked
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import httpx
 
-from shengji.bots.build import build_note
 from shengji.cli.serve import browser_url
+from shengji.server.table.compiled import build_note
 
 
 def test_serve_prints_the_url_once_it_listens(tmp_path: Path) -> None:

@@ -20,13 +20,14 @@ from typing import Any
 
 import pytest
 
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import SYSTEM, Action, Bury, Deal, Pass
 from shengji.core.cards import BJ, LJ, cards_str, deck, parse_cards, parse_level
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import CardCountDealt, Event
+from shengji.core.phases import Phase
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import FIELDS, DealState, Phase
+from shengji.core.state import FIELDS, DealState
 from shengji.core.views import view_for
 
 C = parse_cards

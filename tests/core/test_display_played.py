@@ -18,8 +18,9 @@ from shengji.core.display import (
     table_facts,
 )
 from shengji.core.order import TRUMP
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase, display_order
+from shengji.core.state import DealState, display_order
 from tests.core.test_views_display import _random_deal
 
 

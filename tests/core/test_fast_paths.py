@@ -16,13 +16,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Deal, Play, parse_action
 from shengji.core.errors import IllegalAction
 from shengji.core.legal import LegalActions, _cards, hand_units
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from tests.core.dealkit import snapshot
 
 EVERY_PRESET = sorted(PRESETS)

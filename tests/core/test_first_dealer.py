@@ -13,13 +13,14 @@ from __future__ import annotations
 import pytest
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Deal, Declare, Pass
 from shengji.core.cards import DIAMONDS, HEARTS, NO_TRUMP, SPADES
 from shengji.core.events import Declared, TrumpFixed
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS, Ruleset, preset
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import public_view, view_for
 from tests.core.dealkit import C, bury_back, pass_round, stacked, step
 

@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 
 from shengji.bots.build import compiled
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import SYSTEM, Deal, Declare, Pass
 from shengji.core.bidding import legal_declarations, make_declaration
 from shengji.core.cards import (
@@ -34,8 +34,9 @@ from shengji.core.errors import NotationError, Reason
 from shengji.core.events import DealStarted
 from shengji.core.match import MatchState, takeover_rights
 from shengji.core.order import TRUMP, context_for
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS, Ruleset, preset
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.units import classify
 from shengji.core.views import view_for
 from tests.core.dealkit import assert_illegal, deal_out, stacked, step

@@ -30,8 +30,9 @@ from shengji.core.friend import (
     nearest_holder,
     parse_call,
 )
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS, STORED_BEFORE, Ruleset, preset
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import public_view, view_for
 from tests.core.dealkit import assert_illegal, bury_back, deal_out, pass_round, stacked, step
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from shengji.bots.build import compiled
 from shengji.bots.driver import play_match
 from shengji.bots.heuristic import HeuristicBot
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.cards import deck, parse_cards, parse_rank, parse_trump
 from shengji.core.events import DealEnded
 from shengji.core.friend_levels import friend_outcome, jack_penalty_total, side_shares

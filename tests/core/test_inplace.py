@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Deal, Play, parse_action
 from shengji.core.errors import IllegalAction
 from shengji.core.record import GameRecord

@@ -13,14 +13,15 @@ import copy
 import pytest
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Deal, Pass
 from shengji.core.cards import RANKS, parse_rank
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import DealEnded, DealStarted, Declared, TrumpFixed
-from shengji.core.match import MatchState, advance, team_of
+from shengji.core.match import MatchState, team_of
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS, Ruleset, preset
-from shengji.core.state import Phase
+from shengji.core.scoring import advance
 from tests.core.dealkit import Step, find_deal, random_deal
 
 CLASSIC = PRESETS["classic"]

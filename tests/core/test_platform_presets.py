@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from shengji.core.actions import Declare, Pass
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESET_INFO, PRESETS, Ruleset
-from shengji.core.state import Phase
 from tests.core.dealkit import bury_back, deal_out, pass_round, stacked, step
 from tests.core.helpers import C, follows, forced, kitty, norm
 

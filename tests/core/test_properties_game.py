@@ -43,7 +43,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import SYSTEM, Action
 from shengji.core.auction import target_level_change
 from shengji.core.cards import BJ, LJ, deck, points_of
@@ -61,10 +61,11 @@ from shengji.core.events import (
     visible,
 )
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.record import GameRecord, replay_steps
 from shengji.core.ruleset import PRESETS, Ruleset
 from shengji.core.scoring import level_change
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import public_view, view_for
 from tests.core.dealkit import snapshot
 

@@ -7,15 +7,15 @@ import json
 import pytest
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Deal, parse_action
 from shengji.core.cards import RANKS
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import Event
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.record import FORMAT, GameRecord, record_result, replay, replay_steps
 from shengji.core.ruleset import PRESETS, Ruleset, preset
-from shengji.core.state import Phase
 from tests.core.dealkit import snapshot
 
 

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.errors import RulesetError
 from shengji.core.ruleset import _FIELD_NAMES, PRESETS, preset
 from tests.ruleset_options import option_dicts, table_shapes

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.errors import RulesetError
 from shengji.core.ruleset import PRESETS
 from shengji.core.scoring import LevelChange, level_change

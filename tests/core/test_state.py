@@ -36,8 +36,9 @@ from shengji.core.events import (
     TrumpFixed,
     visible,
 )
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS, preset
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import public_view, view_for
 from tests.core.dealkit import (
     C,

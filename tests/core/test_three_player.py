@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Bid, Bury, Deal, Declare, NameTrump, Pass, Play, parse_action
 from shengji.core.auction import target_level_change
 from shengji.core.cards import HEARTS, NO_TRUMP, SPADES, parse_rank
@@ -26,10 +26,11 @@ from shengji.core.events import (
     visible,
 )
 from shengji.core.match import OUTCOME_RULES
+from shengji.core.phases import Phase
 from shengji.core.record import GameRecord, replay
 from shengji.core.ruleset import preset
 from shengji.core.scoring import LevelChange
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import public_view, view_for
 from tests.core.dealkit import (
     C,

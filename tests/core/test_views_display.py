@@ -15,8 +15,9 @@ from shengji.core.display import table_facts
 from shengji.core.events import FriendRevealed
 from shengji.core.legal import legal_actions
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS, preset
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from tests.core.dealkit import C, deal_out, pass_round, stacked, step
 
 

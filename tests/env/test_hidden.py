@@ -11,8 +11,9 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from shengji.core.order import TRUMP
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import view_for
 from shengji.env.actions import Turn
 from shengji.env.aec import ShengjiEnv, agent_name

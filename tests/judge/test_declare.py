@@ -21,8 +21,9 @@ from shengji.core.actions import SYSTEM, Deal, Declare, Pass
 from shengji.core.bidding import candidate_declarations, make_declaration, tier
 from shengji.core.cards import RANKS, cards_str, counts_of, parse_cards, trump_str
 from shengji.core.events import TrumpFixed
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.judge.oracle import answer, answer_line
 
 

@@ -15,7 +15,6 @@ from typing import Any
 
 from shengji.core.actions import Action
 from shengji.core.stakes import deal_outcome, settle
-from shengji.server.live.stakes import DealSettled, human_on_each_side
 from shengji.server.table import Table, TableConfig, handle
 from shengji.server.table.commands import (
     BotDeclared,
@@ -45,6 +44,7 @@ from shengji.server.table.effects import (
     Write,
 )
 from shengji.server.table.render import UpdateEntry
+from shengji.server.table.settlement import DealSettled, human_on_each_side
 from shengji.server.wire import messages as wire
 
 

@@ -8,12 +8,13 @@ import time
 import pytest
 
 from shengji.bots.build import compiled
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Deal
 from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import DealView
 from shengji.server.live.bots_runner import BotRunner, think
 

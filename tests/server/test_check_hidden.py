@@ -13,15 +13,16 @@ import msgspec
 import pytest
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Play
 from shengji.core.cards import counts_of, deck, parse_cards
 from shengji.core.determinize import state_from_view
 from shengji.core.dry_run import dry_run
 from shengji.core.errors import IllegalAction
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.ruleset import preset
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import view_for
 from shengji.server.table import Seat, Table, TableConfig, handle
 from shengji.server.table.commands import ClientSaid

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from shengji.core.state import Phase
+from shengji.core.phases import Phase
 from shengji.server.table import Table, TableOptions
 from shengji.server.table.commands import ClientSaid, Opened, SeatBot, Tick
 from shengji.server.table.dealing import round_size

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.actions import Redeal
 from shengji.core.cards import cards_str, parse_cards
 from shengji.core.events import TrickWon

@@ -1,4 +1,5 @@
-"""One server's room leases (server/cluster/lease.py) and a handover between two in-process servers.
+"""One server's room leases (server/store/lease_keeper.py) and a handover between two
+in-process servers.
 
 - A new room runs here: ``/api/rooms/{code}/owner`` and ``/api/instances`` say so, the
   lobby's watchers hear of it. On SQLite (one process per data dir) no lease is kept: the

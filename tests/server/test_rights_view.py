@@ -10,8 +10,8 @@ import random
 
 from shengji.core.cards import LEVELS
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import Phase
 from shengji.server.wire.seat_view import game_view
 
 FIVE = PRESETS["five-player"]

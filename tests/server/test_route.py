@@ -185,9 +185,9 @@ def test_a_dead_owner_s_room_is_adopted_and_its_routed_client_plays_on(
 ) -> None:
     """The owner of a room is killed (SIGKILL) while a player plays in it through another
     process: the routed socket is closed (1012); until the room's lease runs out (room
-    leases, server/cluster/lease.py) the room is "between servers"; then a survivor adopts it from
-    the log and the player, reconnecting through the same process, is back in their seat
-    with the same hand."""
+    leases, server/store/lease_keeper.py) the room is "between servers"; then a survivor
+    adopts it from the log and the player, reconnecting through the same process, is back in
+    their seat with the same hand."""
     with cluster(tmp_path, ["a", "b", "c"]) as group:
         a, b, _ = group.instances
         ann = new_player(a.base, "ann")

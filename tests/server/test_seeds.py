@@ -20,9 +20,9 @@ import httpx
 from shengji.core.actions import SYSTEM, Deal
 from shengji.core.cards import card_str
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.record import GameRecord, replay
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import Phase
 from shengji.server.table.seeds import match_seed
 from tests.server.helpers import (
     Client,

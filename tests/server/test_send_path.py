@@ -1,7 +1,7 @@
 """The send path (issue 15): a message is encoded once per audience and the same bytes reach
 every connection of it; a connection's messages gather into one frame (a JSON array) when
 its client reads them; a client too slow to keep its buffer under the byte bound is
-disconnected; the replay buffer is bounded in bytes and a client resuming from before what
+disconnected; the reconnect backlog is bounded in bytes and a client resuming from before what
 it holds gets a snapshot."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shengji.core.ruleset import PRESETS
-from shengji.server.live.backlog import Own, ReplayBuffer
+from shengji.server.live.backlog import Backlog, Own
 from shengji.server.live.conn import _FLUSHERS, FRAME_BYTES, Conn, Flusher
 from shengji.server.live.rooms import Room
 from shengji.server.live.sockets import write_socket as _writer
@@ -186,8 +186,8 @@ async def _bounded_replay() -> None:
     start = room.table.seq
     for _ in range(60):
         await _play_one(room, jobs, conns, rng)
-    assert room.replay.size_bytes <= 4096
-    assert room.replay.dropped_through > start
+    assert room.backlog.size_bytes <= 4096
+    assert room.backlog.dropped_through > start
     # seat 2 comes back from before what is kept: told so, and a snapshot of its view
     old = await _connect(room, jobs, "p2", last_seq=start)
     msgs = [json.loads(b) for b in _drain(old)]
@@ -209,7 +209,7 @@ def test_a_dealt_card_is_replayed_to_its_seat_only() -> None:
 
 async def _dealt_card() -> None:
     room, _jobs, _conns = await _seated_room()
-    dealt = [k for k in room.replay.kept if k.own]
+    dealt = [k for k in room.backlog.kept if k.own]
     assert dealt, "no update with an event for one seat only was kept"
     for k in dealt:
         public = json.loads(k.for_seat(None))
@@ -238,7 +238,7 @@ async def _dealt_card() -> None:
 def test_replay_buffer_keeps_the_newest_within_its_bounds(
     sizes: list[int], max_bytes: int, max_count: int, after: int
 ) -> None:
-    buf = ReplayBuffer(max_bytes, max_count)
+    buf = Backlog(max_bytes, max_count)
     for seq, n in enumerate(sizes, start=1):
         buf.keep(seq, b"x" * n, {seq % 4: b"y" * (n // 2)} if seq % 3 == 0 else None)
         assert buf.size_bytes <= max_bytes and len(buf.kept) <= max_count
@@ -265,7 +265,7 @@ def test_a_seats_form_is_kept_as_a_difference_that_gives_it_back_exactly(
         own = Own.of(1, data, theirs)
         assert own.form(data) == theirs
         assert own.head + own.tail + len(own.middle) == len(theirs)
-    buf = ReplayBuffer(10_000, 10)
+    buf = Backlog(10_000, 10)
     buf.keep(1, data, {2: form})
     assert buf.since(0, 2) == [form] and buf.since(0, 3) == [data]
 

@@ -13,7 +13,7 @@ from typing import Any, cast
 import httpx
 
 from shengji.bots.driver import play_match
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
 from shengji.core.scoring import level_change

@@ -111,7 +111,8 @@ def _played_by_suit_alone(m: MatchState, seat: int | None) -> list[tuple[str, st
     """The played-cards panel worked out the plain way, card by card (the oracle)."""
     from shengji.core.cards import cards_str
     from shengji.core.display import SUIT_NAMES, _trump_context
-    from shengji.core.state import Phase, display_order
+    from shengji.core.phases import Phase
+    from shengji.core.state import display_order
 
     s = m.deal
     ctx = _trump_context(s, seat)

@@ -18,8 +18,8 @@ from shengji.cli.main import main
 from shengji.core.actions import Redeal
 from shengji.core.cards import cards_str
 from shengji.core.events import DealEnded, TrickWon
+from shengji.core.phases import Phase
 from shengji.core.record import GameRecord, replay_steps
-from shengji.core.state import Phase
 from tests.server.helpers import Msg, finished_match, new_player
 
 DESKTOP = {"width": 1280, "height": 800}

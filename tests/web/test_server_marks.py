@@ -25,8 +25,9 @@ from shengji.core.cards import cards_str, parse_cards, points
 from shengji.core.display import table_facts
 from shengji.core.events import Event, FriendRevealed, NotFriend
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import public_view
 from shengji.server.wire.messages import action_text
 from tests.server.helpers import Client, new_player, new_room

@@ -1,6 +1,6 @@
 """The bot protocol: a bot sees only its seat's view and the legal actions.
 
->>> from shengji.bots.random import RandomBot
+>>> from shengji.bots.random_bot import RandomBot
 >>> isinstance(RandomBot(seed=1), Bot)
 True
 """

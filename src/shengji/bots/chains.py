@@ -41,13 +41,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from shengji.bots.buried import rebury
+from shengji.bots.burial_inference import rebury
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import IMPOSSIBLE, seat_misses
 from shengji.bots.sampler import Follow, follows_hold, sample_hidden, structured_follows
 from shengji.core.determinize import known_voids, unseen_cards
 from shengji.core.follow import follow_refusal
-from shengji.core.state import Phase
+from shengji.core.phases import Phase
 from shengji.core.views import DealView
 
 KITTY: Final = -1

@@ -26,7 +26,8 @@ from shengji.bots.search import deal_value, rollout, rollout_players
 from shengji.core.actions import Action, Play
 from shengji.core.determinize import state_from_view
 from shengji.core.legal import LegalActions, hand_units
-from shengji.core.state import DealState, Phase
+from shengji.core.phases import Phase
+from shengji.core.state import DealState
 from shengji.core.views import DealView
 
 CANDIDATES: Final = 10

@@ -22,8 +22,8 @@ from typing import Final
 from shengji.core.actions import Action, Declare, Pass
 from shengji.core.bidding import make_declaration
 from shengji.core.order import TRUMP, context_for
+from shengji.core.phases import Phase
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import Phase
 from shengji.core.views import DealView
 
 MIN_CARDS: Final = 3

@@ -4,7 +4,7 @@ While cards are dealt, a seat that has just received a level card or a joker is 
 whether it declares; after the last card the declaration window asks each seat in turn.
 
 >>> from shengji.core.ruleset import PRESETS
->>> from shengji.bots.random import RandomBot
+>>> from shengji.bots.random_bot import RandomBot
 >>> bots = [RandomBot(i) for i in range(4)]
 >>> state, record = play_match(PRESETS["classic"], bots, seed=1, deals=1)
 >>> len(state.history), len(record.actions) > 100
@@ -29,9 +29,9 @@ from shengji.core.errors import IllegalAction
 from shengji.core.events import CardDealt, Event
 from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
+from shengji.core.phases import PHASE_DEALING
 from shengji.core.record import GameRecord, record_result
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import PHASE_DEALING
 from shengji.core.views import view_for
 
 _DEAL: Final = Deal()

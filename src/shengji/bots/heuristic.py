@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from shengji.bots.bidder import choose_bid, choose_trump
-from shengji.bots.bury import choose_burial
+from shengji.bots.burial_choice import choose_burial
 from shengji.bots.declare import choose_declaration
 from shengji.bots.friend import choose_call, partners, sure_friend
 from shengji.bots.memory import Memory
@@ -44,7 +44,7 @@ from shengji.core.cards import POINTS_BY_KIND, points, points_of
 from shengji.core.follow import Lead, analyse_lead, best_structure_key, follow_refusal
 from shengji.core.legal import LegalActions, hand_units
 from shengji.core.order import TRUMP, TrumpContext
-from shengji.core.state import Phase
+from shengji.core.phases import Phase
 from shengji.core.throws import check_throw
 from shengji.core.units import PosCounts, decompose_counts, pos_counts_from_hand
 from shengji.core.views import DealView

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from shengji.bots.buried import burial_misses, burier
+from shengji.bots.burial_inference import burial_misses, burier
 from shengji.bots.heuristic import HeuristicBot
 from shengji.core.actions import Play
 from shengji.core.determinize import start_of_play
@@ -73,7 +73,7 @@ def seat_misses(
     others count 0): a seat's choices depend on its own hand and what all see, so a swap
     of cards between two seats changes only theirs. None when the plays rule the world
     out; counting stops once the sum is past ``stop``. ``burial``: the burier's count
-    includes the kitty cards it would not have buried (``buried.burial_misses``)."""
+    includes the kitty cards it would not have buried (``burial_inference.burial_misses``)."""
     counts = [0] * len(view.hand_sizes)
     miss = 0
     h = burier(view) if burial else None

@@ -11,11 +11,11 @@ What is loaded is called with the bot's seed when it takes an argument (a class 
 ``__init__`` takes ``seed``, or a function ``seed -> Bot``), else with none; the result must
 follow the ``Bot`` protocol (``bots/base.py``: ``name`` and ``choose``).
 
->>> is_import_path("shengji.bots.random:RandomBot"), is_import_path("search:200")
+>>> is_import_path("shengji.bots.random_bot:RandomBot"), is_import_path("search:200")
 (True, False)
 >>> is_import_path("lowest_bot:LowestBot")
 True
->>> bot = find("shengji.bots.random:RandomBot", allow_import=True)(7)
+>>> bot = find("shengji.bots.random_bot:RandomBot", allow_import=True)(7)
 >>> bot.name
 'random'
 """

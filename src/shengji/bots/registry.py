@@ -2,7 +2,7 @@
 
 ``search`` takes its think time and rollout policy after colons: ``search`` (1000 ms,
 heuristic rollouts in worlds kept across the deal, ``bots/chains.py``, whose kitty is what its
-burier would have buried, ``bots/buried.py``), ``search:200`` (200 ms per decision),
+burier would have buried, ``bots/burial_inference.py``), ``search:200`` (200 ms per decision),
 ``search:200:plain`` (every world drawn afresh from the rules' evidence alone: no chains, no
 burial), ``search:200:random`` (random rollouts in fresh worlds), or a fixed number of
 sampled worlds instead of a time budget, which makes it deterministic for a seed:
@@ -43,7 +43,7 @@ BotFactory = Callable[[int | str], Bot]
 
 
 def _random(seed: int | str) -> Bot:
-    from shengji.bots.random import RandomBot
+    from shengji.bots.random_bot import RandomBot
 
     return RandomBot(seed)
 
@@ -121,7 +121,7 @@ class BotSpec:
     """Rollout policy of ``search`` (``random`` or ``heuristic``)."""
     chains: bool = True
     """Worlds kept across the deal's decisions and moved toward what the other seats' plays
-    say (``bots/chains.py``), their kitty inferred from the burial (``bots/buried.py``):
+    say (``bots/chains.py``), their kitty inferred from the burial (``bots/burial_inference.py``):
     ``search`` with heuristic rollouts (``search:<ms>:chains`` says so explicitly);
     ``search:<ms>:plain`` and ``:random`` draw every world afresh from the rules' evidence
     alone."""

@@ -22,7 +22,7 @@ view is used.
 
 >>> import random
 >>> from shengji.core.ruleset import PRESETS
->>> from shengji.bots.random import RandomBot
+>>> from shengji.bots.random_bot import RandomBot
 >>> from shengji.bots.driver import play_match
 """
 
@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from shengji.bots.buried import played_by, rebury
+from shengji.bots.burial_inference import played_by, rebury
 from shengji.core.cards import points
 from shengji.core.determinize import known_voids, unseen_cards
 from shengji.core.follow import Lead, analyse_lead, follow_refusal
@@ -77,7 +77,7 @@ def sample_hidden(
     (``follows=False``: without the follows' structure evidence; ``evidence``: that
     evidence already worked out by ``structured_follows(view)``, for many draws; ``tells``:
     the soft evidence of ``tells(view)`` to weigh in, none when None; ``burial``: the kitty
-    another seat buried made what it would have buried, ``buried.rebury``)."""
+    another seat buried made what it would have buried, ``burial_inference.rebury``)."""
     assert view.seat is not None
     ctx = view.ctx
     players = view.ruleset.players

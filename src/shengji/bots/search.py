@@ -29,15 +29,17 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from shengji.bots.base import Bot
-from shengji.bots.bury import burial_options
+from shengji.bots.burial_choice import burial_options
 from shengji.bots.chains import BETA, COUNT, STEPS, Chains, usable
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import misses
+from shengji.bots.random_bot import RandomBot
 from shengji.bots.sampler import Follow, Tell, sample_hidden, structured_follows, tells
 from shengji.core.actions import Action, Bury, Play
 from shengji.core.determinize import burial_searchable, state_after_burial, state_from_view
 from shengji.core.legal import LegalActions, hand_units
-from shengji.core.state import PHASE_DONE, DealResult, DealState, Phase
+from shengji.core.phases import PHASE_DONE, Phase
+from shengji.core.state import DealResult, DealState
 from shengji.core.views import DealView, view_for
 
 BURY_CANDIDATES: Final = 8
@@ -82,12 +84,19 @@ def rollout(state: DealState, bots: Sequence[Bot]) -> DealResult:
     return state.result
 
 
+ROLLOUT_POLICIES: Final[dict[str, Callable[[str], Bot]]] = {
+    "heuristic": HeuristicBot, "random": RandomBot,
+}
+"""The bots a search's rollouts may be played by (``search:<ms>:random``), by name."""
+
+
 def rollout_players(name: str, seed: int | str | None, seats: int = 6) -> list[Bot]:
     """The bots that play a search's rollouts: ``name`` in every seat, a heuristic one
     trusted to play legally (``HeuristicBot.trusted``: its plays are not checked again)."""
-    from shengji.bots.registry import make_bot
-
-    players = [make_bot(name, f"{seed}.rollout.{k}") for k in range(seats)]
+    if name not in ROLLOUT_POLICIES:
+        raise ValueError(f"unknown rollout policy {name!r}; known: {', '.join(ROLLOUT_POLICIES)}")
+    make = ROLLOUT_POLICIES[name]
+    players = [make(f"{seed}.rollout.{k}") for k in range(seats)]
     for p in players:
         if isinstance(p, HeuristicBot):
             p.trusted = True
@@ -118,8 +127,6 @@ class SearchBot:
         beta: float = BETA,
         burial: bool = True,
     ) -> None:
-        from shengji.bots.registry import BOTS, make_bot
-
         self.rng = random.Random(seed)
         self.think_ms = think_ms
         self.samples = samples
@@ -140,7 +147,7 @@ class SearchBot:
         cheapest ones, each played out from the first lead in the same worlds. Opt-in: no
         clear gain measured (docs/bots.md)."""
         self.burial = burial
-        """Infer the hidden kitty from the burial too (``bots/buried.py``): worlds whose
+        """Infer the hidden kitty from the burial too (``bots/burial_inference.py``): worlds whose
         kitty is what its burier would have buried."""
         self._judges = [HeuristicBot(f"{seed}.judge.{k}") for k in range(6)]
         self.chains = (Chains(self.rng, self._judges, chains, chain_steps, beta, burial)
@@ -151,9 +158,8 @@ class SearchBot:
         self._evidence: tuple[DealView, list[Follow], list[Tell] | None] | None = None
         """The evidence of the view being searched (worked out once a view): the follows'
         structure, and the tells when weighed in."""
-        policy = "heuristic" if "heuristic" in BOTS else "random"
-        rollout = rollout if rollout in BOTS else policy
-        self.policy: Bot = make_bot(policy, f"{seed}.policy")
+        rollout = rollout if rollout in ROLLOUT_POLICIES else "heuristic"
+        self.policy: Bot = HeuristicBot(f"{seed}.policy")
         self.players = rollout_players(rollout, seed)
         self.last_worlds = 0
         self.searched = 0
@@ -253,8 +259,8 @@ class SearchBot:
         return best
 
     def burials(self, view: DealView, legal: LegalActions) -> list[Bury]:
-        """The policy's burial and the next cheapest by its costs (``bury.burial_options``),
-        up to ``BURY_CANDIDATES``."""
+        """The policy's burial and the next cheapest by its costs
+        (``burial_choice.burial_options``), up to ``BURY_CANDIDATES``."""
         first = self.policy.choose(view, legal)
         assert isinstance(first, Bury) and view.seat is not None and view.ctx is not None
         out = [first]

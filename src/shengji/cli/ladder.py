@@ -24,6 +24,7 @@ from shengji.bots.duplicate import PairResult, pair_job, pair_seed, report_of
 from shengji.bots.fault import BotFault
 from shengji.bots.ratings import elo_intervals
 from shengji.bots.registry import bot_factory, with_think_ms
+from shengji.cli.executor_flags import add_executor
 from shengji.cli.ladder_svg import elo_chart
 from shengji.cli.progress import ArenaProgress, wanted
 from shengji.cli.results import ResultsFile
@@ -240,6 +241,4 @@ def add_ladder(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="a bot's illegal action forfeits its deal pair instead of stopping")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
-    from shengji.cli.main import add_executor
-
     add_executor(p)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import NoReturn, cast
 
 from shengji import __version__
+from shengji.cli.executor_flags import add_executor
 
 
 def _judge(_args: argparse.Namespace) -> int:
@@ -141,23 +142,6 @@ def _add_long_run(p: argparse.ArgumentParser) -> None:
         action=argparse.BooleanOptionalAction,
         default=None,
         help="progress bar on stderr (default: when stderr is a terminal)",
-    )
-
-
-def add_executor(p: argparse.ArgumentParser) -> None:
-    """``--executor local|ray`` and ``--address`` (arena --duplicate, ladder)."""
-    p.add_argument(
-        "--executor",
-        choices=("local", "ray"),
-        default="local",
-        help="where deal pairs run: local processes (--jobs, default) or a Ray cluster "
-        "(pip install 'shengji[distributed]'); the same seeds and report either way",
-    )
-    p.add_argument(
-        "--address",
-        default=None,
-        help="with --executor ray: the cluster ('auto', 'ray://host:10001'); default: a local "
-        "Ray instance",
     )
 
 

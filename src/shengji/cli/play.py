@@ -45,8 +45,8 @@ from shengji.core.friend import parse_call
 from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
 from shengji.core.order import TRUMP
+from shengji.core.phases import Phase
 from shengji.core.ruleset import preset
-from shengji.core.state import Phase
 from shengji.core.views import DealView
 
 

@@ -147,12 +147,13 @@ async def _serve(
     from uvicorn.config import LOGGING_CONFIG
 
     from shengji import __version__
-    from shengji.bots.build import build_note, compiled, tables_compiled
+    from shengji.bots.build import compiled
     from shengji.cli import startup_errors as startup
     from shengji.server.http.app import create_app
     from shengji.server.http.jsonlog import log_json_line, logging_config
     from shengji.server.http.logs import configure_logging
     from shengji.server.live.ws_protocol import WebSocketProtocol
+    from shengji.server.table.compiled import build_note, tables_compiled
 
     if settings.log_format != "json":  # (json: every logger goes to the JSON handler)
         configure_logging(settings.log_level)  # the rooms' and the store's lines, as text

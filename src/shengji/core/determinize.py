@@ -18,7 +18,8 @@ from shengji.core.cards import counts_of, deck
 from shengji.core.follow import analyse_lead
 from shengji.core.friend import candidates, copies_seen
 from shengji.core.order import context_for
-from shengji.core.state import _UNKNOWN, DealState, Phase
+from shengji.core.phases import Phase
+from shengji.core.state import _UNKNOWN, DealState
 from shengji.core.views import DealView
 
 

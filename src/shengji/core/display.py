@@ -35,8 +35,9 @@ from shengji.core.cards import NO_TRUMP, points
 from shengji.core.legal import legal_actions
 from shengji.core.match import team_of
 from shengji.core.order import TrumpContext, context_for
+from shengji.core.phases import Phase
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import DealState, Phase, TrickRecord, display_order
+from shengji.core.state import DealState, TrickRecord, display_order
 
 _CARD_ACTIONS: Final = (Deal, Play)
 """Actions that are not options (a choice of cards, or the dealer's next card)."""

@@ -26,7 +26,8 @@ from typing import Literal
 from shengji.core.actions import Action, Play
 from shengji.core.determinize import state_from_view
 from shengji.core.follow import analyse_lead
-from shengji.core.state import DealState, Phase
+from shengji.core.phases import Phase
+from shengji.core.state import DealState
 from shengji.core.units import suit_of_play
 from shengji.core.views import view_for
 

@@ -37,6 +37,7 @@ from typing import Final
 
 from shengji.core.cards import parse_rank
 from shengji.core.ruleset import Ruleset
+from shengji.core.scoring import advance
 from shengji.core.state import DealResult, DealState
 from shengji.core.units import decompose
 
@@ -148,8 +149,6 @@ def kitty_penalties(
 def climb(rs: Ruleset, index: int, steps: int, as_dealer: bool = True) -> tuple[int, int]:
     """``advance`` and the levels it could not use (a must-play rank or the last level
     stopped it): ``climb(five, J, 3) == (A, 1)`` for the dealer — from J it goes to Q, K, A."""
-    from shengji.core.match import advance
-
     new = advance(rs, index, steps, as_dealer)
     return new, steps - (new - index)
 
@@ -174,8 +173,6 @@ def _lower(levels: list[int], k: int, opponents: Sequence[int]) -> int:
 def _raise(rs: Ruleset, levels: list[int], k: int, partners: Sequence[int]) -> int:
     """Give ``k`` levels to ``partners`` one at a time, the lowest first (ties: the first
     listed), none past a must-play rank ("升到必打的点数不能再升"); returns what is left."""
-    from shengji.core.match import advance
-
     while k > 0:
         can = [p for p in partners if advance(rs, levels[p], 1, as_dealer=False) > levels[p]]
         if not can:

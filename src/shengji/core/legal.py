@@ -5,8 +5,7 @@ listed ahead: ``action in legal`` asks the state, ``iter(legal)`` generates, and
 ``legal.sample(rng)`` draws one legal action cheaply.
 
 >>> from shengji.core.ruleset import PRESETS
->>> from shengji.core.state import DealState
->>> s = DealState.new(PRESETS["classic"], seed=3, level=0, dealer=0)
+>>> >>> s = DealState.new(PRESETS["classic"], seed=3, level=0, dealer=0)
 >>> [str(a) for a in legal_actions(s, -1)]
 ['deal']
 """
@@ -16,7 +15,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final
+from typing import Final, Protocol
 
 from shengji.core.actions import (
     ACTION_CLASSES,
@@ -31,6 +30,8 @@ from shengji.core.actions import (
     Pass,
     Play,
 )
+from shengji.core.auction import Auction
+from shengji.core.bidding import Declaration
 from shengji.core.draws import below, between, pick, sample, shuffle
 from shengji.core.follow import (
     Lead,
@@ -41,7 +42,8 @@ from shengji.core.follow import (
     structure_key,
 )
 from shengji.core.order import TrumpContext
-from shengji.core.state import PHASE_DEALING, PHASE_PLAYING, DealState, Phase
+from shengji.core.phases import PHASE_DEALING, PHASE_PLAYING, Phase
+from shengji.core.ruleset import Ruleset
 from shengji.core.units import (
     Component,
     PosCounts,
@@ -50,6 +52,57 @@ from shengji.core.units import (
     pos_counts,
     pos_counts_from_hand,
 )
+
+
+class Position(Protocol):
+    """What the legal actions read of a deal (``DealState``, which imports this module to
+    answer ``legal_actions``: the state is read through this protocol, not imported)."""
+
+    @property
+    def ruleset(self) -> Ruleset: ...
+
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    @property
+    def hands(self) -> tuple[list[int], ...]: ...
+
+    @property
+    def ctx(self) -> TrumpContext | None: ...
+
+    @property
+    def trick(self) -> tuple[tuple[int, tuple[int, ...]], ...]: ...
+
+    @property
+    def lead(self) -> Lead | None: ...
+
+    @property
+    def auction(self) -> Auction | None: ...
+
+    @property
+    def kitty_kept(self) -> tuple[int, ...]: ...
+
+    def vouch_book(self) -> dict[int, Action]:
+        """The book of actions vouched legal in this very position."""
+        ...
+
+    def declarations_for(self, seat: int) -> list[Declaration]:
+        """The declarations ``seat`` may make now."""
+        ...
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        ...
+
+    def check(self, action: Action) -> None:
+        """Raise ``IllegalAction`` if ``action`` is not legal now (changes nothing)."""
+        ...
 
 
 def _held(hand: list[int], kinds: Iterable[int]) -> list[int]:
@@ -128,7 +181,7 @@ def hand_units(
 class LegalActions:
     """The legal actions of one seat in one state."""
 
-    def __init__(self, state: DealState, seat: int) -> None:
+    def __init__(self, state: Position, seat: int) -> None:
         self.state = state
         self.seat = seat
         ph = state.phase
@@ -352,7 +405,7 @@ def _merge(taken: list[tuple[int, int]]) -> dict[int, int]:
     return out
 
 
-def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int, ...]:
+def sample_follow(state: Position, seat: int, rng: random.Random) -> tuple[int, ...]:
     """A random legal follow: the structure the lead asks for, then random led-suit cards."""
     ctx = state.ctx
     assert ctx is not None and state.lead is not None
@@ -381,6 +434,6 @@ def sample_follow(state: DealState, seat: int, rng: random.Random) -> tuple[int,
     return pick(rng, options)
 
 
-def legal_actions(state: DealState, seat: int) -> LegalActions:
+def legal_actions(state: Position, seat: int) -> LegalActions:
     """The ``LegalActions`` of ``seat`` in ``state``."""
     return LegalActions(state, seat)

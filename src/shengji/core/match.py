@@ -25,8 +25,10 @@ from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import DealReset, Event
 from shengji.core.friend_levels import friend_outcome
 from shengji.core.legal import LegalActions
+from shengji.core.phases import PHASE_DONE, Phase
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import PHASE_DONE, DealResult, DealState, Phase
+from shengji.core.scoring import advance
+from shengji.core.state import DealResult, DealState
 
 _JACK: Final = 9
 
@@ -67,27 +69,6 @@ def team_levels_of(ruleset: Ruleset, levels: tuple[int, ...]) -> tuple[int, ...]
     if ruleset.partnership == "fixed":
         return levels[:2]
     return levels
-
-
-def advance(ruleset: Ruleset, index: int, steps: int, as_dealer: bool = True) -> int:
-    """New index into the level sequence after going up ``steps``.
-
-    A must-play rank (必打) stops the climb, and a side leaves it only by winning a deal
-    there as the dealer side: attackers taking over while on it stay on it.
-
-    >>> from shengji.core.ruleset import PRESETS
-    >>> t = PRESETS["tournament"]                 # 2, 5, 10, J, Q, K, A; must play 2 and A
-    >>> advance(t, 0, 3, as_dealer=False), advance(t, 0, 3), advance(t, 1, 9)
-    (0, 3, 6)
-    """
-    seq = ruleset.level_sequence
-    if not as_dealer and seq[index] in ruleset.must_play:
-        return index
-    target = min(index + steps, len(seq) - 1)
-    for i in range(index + 1, target):
-        if seq[i] in ruleset.must_play:
-            return i
-    return target
 
 
 @dataclass(frozen=True)

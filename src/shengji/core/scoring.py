@@ -74,3 +74,24 @@ def lianzhong_multiplier(units: Sequence[Unit]) -> int:
 def level_change(attacker_points: int, ruleset: Ruleset) -> LevelChange:
     """Levels gained for the attackers' final points under the ruleset's table."""
     return LevelChange(*ruleset.levels.result(attacker_points))
+
+
+def advance(ruleset: Ruleset, index: int, steps: int, as_dealer: bool = True) -> int:
+    """New index into the level sequence after going up ``steps``.
+
+    A must-play rank (必打) stops the climb, and a side leaves it only by winning a deal
+    there as the dealer side: attackers taking over while on it stay on it.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> t = PRESETS["tournament"]                 # 2, 5, 10, J, Q, K, A; must play 2 and A
+    >>> advance(t, 0, 3, as_dealer=False), advance(t, 0, 3), advance(t, 1, 9)
+    (0, 3, 6)
+    """
+    seq = ruleset.level_sequence
+    if not as_dealer and seq[index] in ruleset.must_play:
+        return index
+    target = min(index + steps, len(seq) - 1)
+    for i in range(index + 1, target):
+        if seq[i] in ruleset.must_play:
+            return i
+    return target

@@ -18,11 +18,10 @@ deals the cards; while dealing any seat may also declare). ``legal_actions(seat)
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import lru_cache
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from shengji.core.actions import (
     SYSTEM,
@@ -80,42 +79,14 @@ from shengji.core.events import (
 )
 from shengji.core.follow import Lead, analyse_lead, follow_refusal
 from shengji.core.friend import FriendCall, friend_after_play, nearest_holder
+from shengji.core.legal import LegalActions
 from shengji.core.order import TrumpContext, context_for
+from shengji.core.phases import PHASE_DEALING, PHASE_DONE, PHASE_PLAYING, Phase
 from shengji.core.ruleset import Ruleset
 from shengji.core.scoring import LevelChange, kitty_multiplier, level_change
 from shengji.core.throws import check_throw
 from shengji.core.tricks import trick_winner
 from shengji.core.units import suit_of_play
-
-if TYPE_CHECKING:
-    from shengji.core.legal import LegalActions
-
-
-class Phase(StrEnum):
-    """Phases of a deal, in order."""
-
-    DEALING = "dealing"
-    DECLARING = "declaring"
-    """The short window after the last card: each seat in turn declares or passes."""
-    BIDDING = "bidding"
-    """竞标: after the last card each seat in turn bids the attackers' target or passes."""
-    NAMING = "naming"
-    """竞标: the auction's winner, holding the kitty, names trump."""
-    BURYING = "burying"
-    REBURY = "rebury"
-    """反底: other seats in turn may overturn and take the kitty, or pass."""
-    CALLING = "calling"
-    """找朋友: the dealer names the card whose holder becomes its friend."""
-    PLAYING = "playing"
-    DONE = "done"
-
-
-PHASE_PLAYING: Final = Phase.PLAYING
-PHASE_DEALING: Final = Phase.DEALING
-PHASE_DONE: Final = Phase.DONE
-"""The phases every action asks about, as module constants for the hot paths: reading an
-enum member (``Phase.PLAYING``) costs about 0.1 µs in CPython 3.11, a constant a tenth of
-that, and a deal asks a few times per action."""
 
 
 @dataclass(frozen=True)
@@ -213,18 +184,6 @@ def _hidden_overturns(declared: Sequence[Declaration], ruleset: Ruleset) -> int:
 
 _UNKNOWN: Final = -2
 """``to_act`` not computed yet (states are immutable, so it is computed once)."""
-
-_LEGAL: list[Callable[[DealState, int], LegalActions]] = []
-"""``LegalActions`` once loaded (``core.legal`` imports this module, so it is loaded on first
-use rather than per call)."""
-
-
-def _load_legal() -> Callable[[DealState, int], LegalActions]:
-    from shengji.core.legal import LegalActions
-
-    _LEGAL.append(LegalActions)
-    return LegalActions
-
 
 def _next(seat: int, players: int) -> int:
     return (seat + 1) % players
@@ -546,8 +505,7 @@ class DealState:
 
     def legal_actions(self, seat: int) -> LegalActions:
         """What ``seat`` (or ``SYSTEM``) may do now; lazy for burials, leads and follows."""
-        make = _LEGAL[0] if _LEGAL else _load_legal()
-        return make(self, seat)
+        return LegalActions(self, seat)
 
     def vouch_book(self) -> dict[int, Action]:
         """The book of actions vouched legal in this very position (``LegalActions`` writes

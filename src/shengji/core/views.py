@@ -24,15 +24,9 @@ from shengji.core.auction import Auction
 from shengji.core.bidding import Declaration
 from shengji.core.friend import FriendCall, candidates, play_order
 from shengji.core.order import TrumpContext, context_for
+from shengji.core.phases import PHASE_DONE, Phase
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import (
-    PHASE_DONE,
-    DealResult,
-    DealState,
-    Phase,
-    TrickRecord,
-    display_order,
-)
+from shengji.core.state import DealResult, DealState, TrickRecord, display_order
 
 
 class DealView(NamedTuple):

@@ -47,9 +47,9 @@ from shengji.core.actions import (
 )
 from shengji.core.cards import BJ, LJ, SUITS, card_str, counts_of
 from shengji.core.follow import legal_follows
-from shengji.core.legal import LegalActions, hand_units
+from shengji.core.legal import LegalActions, Position, hand_units
+from shengji.core.phases import Phase
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import DealState, Phase
 
 _CARD_CHOICES = (Bury, Play)
 """Actions made of cards picked one at a time (``isinstance`` on every step)."""
@@ -291,7 +291,7 @@ class LeadPicker(Picker):
         return bool(picked) and self._part(picked).complete(picked)
 
 
-def _lead_picker(state: DealState, seat: int) -> LeadPicker:
+def _lead_picker(state: Position, seat: int) -> LeadPicker:
     ctx = state.ctx
     assert ctx is not None
     hand = state.hands[seat]
@@ -307,7 +307,7 @@ def _lead_picker(state: DealState, seat: int) -> LeadPicker:
     return LeadPicker(hand, es, hand_units(hand, ctx), throw_suits)
 
 
-def _follow_picker(state: DealState, seat: int) -> Picker:
+def _follow_picker(state: Position, seat: int) -> Picker:
     ctx, lead = state.ctx, state.lead
     assert ctx is not None and lead is not None
     hand = state.hands[seat]
@@ -330,13 +330,13 @@ class Turn:
     """
 
     def __init__(
-        self, state: DealState, seat: int, catalogue: ActionCatalogue, offer: bool = False
+        self, state: Position, seat: int, catalogue: ActionCatalogue, offer: bool = False
     ) -> None:
         self.state = state
         self.seat = seat
         self.catalogue = catalogue
         self.offer = offer
-        self.legal: LegalActions = state.legal_actions(seat)
+        self.legal = LegalActions(state, seat)
         self.picked: list[int] = []
         self.options: dict[int, Action | NotNow] = {}
         self.picker: Picker | None = None

@@ -27,9 +27,10 @@ from pettingzoo import AECEnv
 from shengji.core.actions import SYSTEM, Action, Deal
 from shengji.core.cards import parse_rank
 from shengji.core.events import CardDealt
+from shengji.core.phases import Phase
 from shengji.core.ruleset import Ruleset
 from shengji.core.ruleset import preset as preset_ruleset
-from shengji.core.state import DealState, Phase
+from shengji.core.state import DealState
 from shengji.core.views import view_for
 from shengji.env.actions import ActionCatalogue, NotNow, Turn
 from shengji.env.observation import Layout

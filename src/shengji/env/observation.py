@@ -20,8 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from shengji.core.cards import BJ, LJ, NO_TRUMP
+from shengji.core.phases import Phase
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import Phase
 from shengji.core.views import DealView
 
 PHASES = tuple(Phase)

@@ -17,7 +17,8 @@ kitty (8): ?
 from __future__ import annotations
 
 from shengji.core.cards import RANKS, cards_str, trump_str
-from shengji.core.state import DealState, Phase
+from shengji.core.phases import Phase
+from shengji.core.state import DealState
 from shengji.env.actions import Turn
 
 

@@ -1,5 +1,2 @@
-"""The JSON-lines rules oracle: ``shengji judge`` (see ``docs/protocol.md``)."""
-
-from shengji.judge.oracle import answer, answer_line, run
-
-__all__ = ["answer", "answer_line", "run"]
+"""The JSON-lines rules oracle: ``shengji judge`` (see ``docs/protocol.md``); ``oracle.run``
+reads requests on stdin and answers on stdout, ``oracle.answer`` answers one."""

@@ -16,7 +16,7 @@ import torch
 
 from shengji.core.actions import Action
 from shengji.core.legal import LegalActions
-from shengji.core.state import Phase
+from shengji.core.phases import Phase
 from shengji.core.views import DealView
 from shengji.env.actions import ActionCatalogue, NotNow, Turn
 from shengji.env.observation import Layout

@@ -39,8 +39,8 @@ from __future__ import annotations
 import contextlib
 import weakref
 from collections import Counter as Tally
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Protocol
 
 from prometheus_client import (
     CONTENT_TYPE_PLAIN_0_0_4,
@@ -57,9 +57,6 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from shengji import __version__
-
-if TYPE_CHECKING:
-    from shengji.server.live.lobby import Lobby
 
 CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
 """The ``Content-Type`` of ``/metrics``: the classic text format every Prometheus reads."""
@@ -104,6 +101,22 @@ BUILD.labels(version=__version__).set(1)
 ProcessCollector(registry=REGISTRY)
 PlatformCollector(registry=REGISTRY)
 GCCollector(registry=REGISTRY)
+
+class _HasStatus(Protocol):
+    @property
+    def status(self) -> str: ...
+
+
+class Lobby(Protocol):
+    """What ``shengji_tables`` reads of a lobby (server/live/lobby.py): its rooms, loaded
+    and idle, each with a ``status``."""
+
+    @property
+    def rooms(self) -> Mapping[str, _HasStatus]: ...
+
+    @property
+    def idle(self) -> Mapping[str, _HasStatus]: ...
+
 
 _lobbies: weakref.WeakSet[Lobby] = weakref.WeakSet()
 

@@ -46,7 +46,7 @@ class Settings(BaseSettings):
     instance_id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
     """This process's name among the servers sharing the database and Redis (its room
     leases' owner, its Redis channels); default ``<host>-<port>`` (``<host>-<pid>-<random>``
-    with port 0; server/cluster/lease.py). Two live processes must never share one; a process
+    with port 0; server/store/lease_keeper.py). Two live processes must never share one; a process
     restarted under the same id takes its rooms back at once (others adopt a dead
     process's rooms once their leases expire)."""
     public_url: str | None = Field(default=None, max_length=256)
@@ -57,7 +57,7 @@ class Settings(BaseSettings):
     """A room's lease lasts this long unless renewed: an owner killed, frozen or cut off
     loses its rooms to another process after at most this (plus ``lease_scan_s``).
     Leases are kept on PostgreSQL only: on SQLite one process holds the data dir and
-    every room (server/cluster/lease.py)."""
+    every room (server/store/lease_keeper.py)."""
     lease_renew_s: float = Field(default=2.0, gt=0)
     """How often a process renews the leases of its rooms (a third of the TTL)."""
     lease_scan_s: float = Field(default=1.0, gt=0)

@@ -1,4 +1,4 @@
-"""One process's link to Redis (issue 16, routing): ordered, batched publishing, the
+"""One process's link to Redis (routing): ordered, batched publishing, the
 channels it listens to, and an honest account of whether the link works.
 
 - **Publishing** never waits: ``publish`` queues, and one task sends everything queued in

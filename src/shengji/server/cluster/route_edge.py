@@ -1,4 +1,4 @@
-"""The edge's side of routing (issue 16): a client's socket here for a room another process
+"""The edge's side of routing: a client's socket here for a room another process
 runs.
 
 The edge keeps the socket and is a pipe: it checks that some process listens to the room's

@@ -1,4 +1,4 @@
-"""The lobby every process shows (issue 16): each owner keeps its rooms in one Redis hash.
+"""The lobby every process shows: each owner keeps its rooms in one Redis hash.
 
 ``<prefix>lobby`` maps a room's code to a ``Listing`` (JSON: the room's ``RoomInfo``, its
 database id and the process running it). An owner writes a room's listing when it starts

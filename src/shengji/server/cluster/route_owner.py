@@ -1,4 +1,4 @@
-"""The owner's side of routing (issue 16): clients of this process's rooms whose sockets are
+"""The owner's side of routing: clients of this process's rooms whose sockets are
 on other processes.
 
 While a room runs here, ``Host.hold`` listens to its channel. An edge's ``Open`` starts a

@@ -1,4 +1,4 @@
-"""The messages server processes send each other through Redis (issue 16, routing).
+"""The messages server processes send each other through Redis (routing).
 
 Two kinds of channel, named under the instance group's prefix (``Settings.redis_prefix``):
 

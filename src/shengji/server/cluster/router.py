@@ -1,4 +1,4 @@
-"""Many processes, one platform (issue 16, routing): what the app asks when a room is not
+"""Many processes, one platform (routing): what the app asks when a room is not
 here. Built only when ``Settings.redis_url`` is set; without it nothing here runs and a
 server is the single process it always was.
 
@@ -6,8 +6,8 @@ A room's *owner* is the process whose lobby runs it; while it does, it listens t
 room's Redis channel (``Host``, server/cluster/route_owner.py). A socket that reaches another
 process is piped there (``Edge``, server/cluster/route_edge.py); an HTTP question only the live
 room can answer is asked there; the room list is the shared hash (server/cluster/route_lobby.py).
-Which process owns a room is decided by its lease (server/cluster/lease.py: created here, adopted
-from a dead owner, lost to another); the lobby tells the router when a room starts or
+Which process owns a room is decided by its lease (server/store/lease_keeper.py: created here,
+adopted from a dead owner, lost to another); the lobby tells the router when a room starts or
 stops running here (``room_started`` / ``room_stopped``), and the router's instance name
 is the lease keeper's.
 
@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -42,6 +44,10 @@ log = logging.getLogger("shengji.server.route")
 __all__ = ["RouteDown", "Router"]
 
 
+LiveReplay = Callable[[Room, str | None], dict[str, Any]]
+"""The match ``room`` is playing as ``player`` saw it (``HTTPException`` when there is none)."""
+
+
 class Router:
     """This process's part of the platform: its rooms reachable from the other processes,
     their rooms reachable from here."""
@@ -53,15 +59,19 @@ class Router:
         store: Store,
         auth_gate: asyncio.Semaphore,
         instance: str | None = None,
+        live_replay: LiveReplay | None = None,
     ) -> None:
         """``instance``: this process's name (the lease keeper's, so that Redis channels and
-        room leases name a process alike); default ``Settings.instance_id``, else random."""
+        room leases name a process alike); default ``Settings.instance_id``, else random.
+        ``live_replay``: the match a room here is playing, as an edge's client asks for it
+        (the app passes server/http/history.py's ``live_positions``; None: refused, 404)."""
         assert settings.redis_url, "a Router needs a Redis URL"
         self.settings = settings
         self.store = store
         self.instance = instance or settings.instance_id or secrets.token_hex(4)
         self.bus = Bus(settings.redis_url, settings.redis_prefix, self.instance)
-        self.host = Host(self.bus, store, settings, auth_gate, answer_ask, lobby.load)
+        answer = functools.partial(answer_ask, live_replay=live_replay)
+        self.host = Host(self.bus, store, settings, auth_gate, answer, lobby.load)
         self.edge = Edge(self.bus, settings)
         self.shared = SharedLobby(self.bus, lobby)
         self.bus.own_handler = self.edge.inbox
@@ -201,16 +211,16 @@ class Router:
         return answer
 
 
-def answer_ask(room: Room | None, op: str, player: str | None) -> tuple[int, bytes]:
+def answer_ask(
+    room: Room | None, op: str, player: str | None, live_replay: LiveReplay | None = None
+) -> tuple[int, bytes]:
     """The owner's answer to an edge's HTTP question about ``room``."""
-    from shengji.server.http.history import live_positions
-
     if op != "replay":
         return 400, msgspec.json.encode({"detail": f"unknown question {op!r}"})
-    if room is None:
+    if room is None or live_replay is None:
         return 404, msgspec.json.encode({"detail": "no such room"})
     try:
-        return 200, msgspec.json.encode(live_positions(room, player))
+        return 200, msgspec.json.encode(live_replay(room, player))
     except HTTPException as e:
         return e.status_code, msgspec.json.encode({"detail": e.detail})
 

@@ -15,32 +15,38 @@ import msgspec
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
 from starlette.types import ASGIApp
 
 from shengji.bots.registry import bot_names
 from shengji.core.ruleset import PRESETS
 from shengji.server import gc_tuning, metrics
-from shengji.server.cluster.lease import LeaseKeeper
 from shengji.server.cluster.router import Router
 from shengji.server.gc_refreeze import Refreezer
 from shengji.server.http.bodylimit import BodyLimit
 from shengji.server.http.headers import SecurityHeaders
 from shengji.server.http.health import health_response, install_storage_handler
-from shengji.server.http.history import game_entry, install_history, record_filename
+from shengji.server.http.history import (
+    game_entry,
+    install_history,
+    live_positions,
+    record_filename,
+)
 from shengji.server.http.lan import is_loopback, share_base
 from shengji.server.http.names import BadName, clean_name
 from shengji.server.http.quotas import OpenSockets, OverQuota, Quotas, address_key
 from shengji.server.http.ready import ready_response
+from shengji.server.http.requests import NewPlayer, NewRoom
 from shengji.server.live.bots_runner import BotRunner
 from shengji.server.live.expiry import Janitor
-from shengji.server.live.lobby import Lobby, LobbyError, LobbyFull, preset_catalog
+from shengji.server.live.lobby import Lobby, LobbyError, LobbyFull
 from shengji.server.live.rooms import Room
 from shengji.server.live.socket_route import SocketEndpoint, SocketsFirst
 from shengji.server.live.sockets import refuse, serve_socket
 from shengji.server.settings import Settings
 from shengji.server.store.datadir_lock import DataDirLock
+from shengji.server.store.lease_keeper import LeaseKeeper
 from shengji.server.store.storage import Player, Store
+from shengji.server.table.catalog import preset_catalog
 from shengji.server.table.validate import OptionError, room_bots, room_ruleset
 from shengji.server.wire import messages as wire
 
@@ -48,32 +54,6 @@ log = logging.getLogger("shengji.server")
 
 WEB_STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
 """The browser table (``shengji/web/static``), served at ``/``."""
-
-
-class NewPlayer(BaseModel):
-    """``POST /api/players``."""
-
-    name: str
-    """Trimmed and checked by ``server/http/names.py`` (a bad name: 400 saying why)."""
-
-
-class NewRoom(BaseModel):
-    """``POST /api/rooms``."""
-
-    preset: str = "classic"
-    options: dict[str, Any] = Field(default_factory=dict)
-    private: bool = False
-    max_deals: int | None = None
-    bots: dict[int, str] = Field(default_factory=dict)
-    """Seats to fill with bots at once: ``{"1": "random"}``."""
-    stakes: dict[str, Any] | None = None
-    """What the room plays for: ``{"kind": "rating" | "coins" | "beans", "coefficient": N,
-    "house": A, "slam_points": 6, "overturn_doubling": true}``; omitted: the preset's default
-    (``preset_info`` ``stakes``: plain, 欢乐豆 for ``huanle``; server/live/stakes.py;
-    ``overturn_doubling`` left out: on for 欢乐豆 only)."""
-    table: dict[str, Any] | None = None
-    """The room's pace: ``{"turn_s": 30, "long_turn_s": 60, "next_deal_s": 30}`` (seconds,
-    0: off; omitted: the defaults of a public or private room, server/table/options.py)."""
 
 
 def _room_json(room: Room) -> Any:
@@ -131,7 +111,8 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             janitor = Janitor(lobby, settings)
             router: Router | None = None
             if settings.redis_url:  # many processes, one platform (server/cluster/router.py)
-                router = Router(settings, lobby, store, app.state.auth_gate, leases.instance)
+                router = Router(settings, lobby, store, app.state.auth_gate, leases.instance,
+                                live_positions)
                 lobby.watchers.append(router)
                 await router.start()
             app.state.router = router
@@ -315,7 +296,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
 
     @app.get("/api/rooms/{code}/owner")
     async def room_owner(code: str) -> dict[str, Any]:
-        """Which process runs the room and where clients reach it (server/cluster/lease.py)."""
+        """Which process runs the room and where clients reach it (server/store/lease_keeper.py)."""
         keeper: LeaseKeeper = app.state.leases
         holder = await keeper.owner_of(code)
         if holder is None:

@@ -16,12 +16,11 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy import exc as sa_exc
 
-from shengji.server.store.write_faults import WriteHealth, is_storage_fault
+from shengji.server.store.write_faults import STORAGE_DOWN, WriteHealth, is_storage_fault
 
 RETRY_AFTER_S = 5
 """What a 503 asks a client to wait before trying again."""
 
-STORAGE_DOWN = "the server cannot write to its database right now; try again in a moment"
 
 
 def health_response(health: WriteHealth, rooms: int) -> JSONResponse:

@@ -1,4 +1,4 @@
-"""Game history and replays for the browser (issue 14): finished matches listed with their
+"""Game history and replays for the browser: finished matches listed with their
 preset, result and date, and a record turned into the positions a replay viewer steps
 through, so that the viewer computes no rule either.
 
@@ -16,7 +16,7 @@ routes share one masking of hands per viewer, kept in one file so no hidden card
 >>> from shengji.core.record import GameRecord
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.bots.driver import play_match
->>> from shengji.bots.random import RandomBot
+>>> from shengji.bots.random_bot import RandomBot
 >>> rec = play_match(PRESETS["one-deck"], [RandomBot(i) for i in range(4)], 3, deals=1)[1]
 >>> deal = replay_positions(rec)["deals"][0]
 >>> len(deal["positions"]) == 1 + 54 // 4 - 1, deal["end"]["summary"]["deal_no"]
@@ -57,9 +57,10 @@ from shengji.core.events import (
     visible,
 )
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.record import GameRecord, replay_steps
 from shengji.core.ruleset import Ruleset
-from shengji.core.state import DealState, Phase, display_order
+from shengji.core.state import DealState, display_order
 from shengji.server.table.model import Table
 from shengji.server.wire.seat_view import deal_summary, finished_deal, level_names
 
@@ -409,7 +410,7 @@ def install_history(app: FastAPI, store: Callable[[], Any], lobby: Callable[[], 
         player = await viewer(authorization)
         pid = None if player is None else player.id
         if room is None:
-            return await router.ask(code, "replay", pid)  # its owner answers (issue 16)
+            return await router.ask(code, "replay", pid)  # its owner answers
         return live_positions(room, pid)
 
 

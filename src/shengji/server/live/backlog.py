@@ -10,7 +10,7 @@ counted) pass ``max_bytes`` (or the messages ``max_count``) the oldest go; a cli
 resumes from before what is left gets ``None`` from ``since`` and the room sends it a
 snapshot instead (the same as a client that never connected).
 
->>> buf = ReplayBuffer(max_bytes=300, max_count=100)
+>>> buf = Backlog(max_bytes=300, max_count=100)
 >>> buf.keep(1, b'{"seq":1,"x":"aaaaaaaa"}')
 >>> buf.keep(2, b'{"seq":2}', {0: b'{"seq":2,"mine":1}'})
 >>> buf.since(0, None) is None       # seq 1 was dropped to stay under 300 bytes
@@ -114,7 +114,7 @@ class Kept:
         return self.data
 
 
-class ReplayBuffer:
+class Backlog:
     """Kept messages in order, the oldest dropped beyond ``max_bytes`` or ``max_count``."""
 
     def __init__(self, max_bytes: int, max_count: int) -> None:

@@ -22,7 +22,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from shengji.bots.base import Bot
 from shengji.bots.build import compiled
 from shengji.core.actions import Action
-from shengji.core.state import DealState, Phase
+from shengji.core.phases import Phase
+from shengji.core.state import DealState
 from shengji.core.views import view_for
 
 log = logging.getLogger("shengji.server.bots")

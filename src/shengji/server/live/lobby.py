@@ -1,5 +1,5 @@
 """The lobby: every room this process runs, by code; creates rooms, restores them on start
-and adopts those whose owner died (their leases: server/cluster/lease.py).
+and adopts those whose owner died (their leases: server/store/lease_keeper.py).
 
 Room codes are ``secrets.token_urlsafe(12)`` (96 random bits): unguessable.
 """
@@ -15,16 +15,17 @@ from typing import Any, Protocol
 import msgspec
 
 from shengji.core.ruleset import PRESET_INFO, Ruleset
-from shengji.server.cluster.lease import LeaseKeeper
 from shengji.server.live.bots_runner import BotRunner
 from shengji.server.live.idle_rooms import IdleRoom, stub_of, unloadable
 from shengji.server.live.quarantine import describe, quarantine
 from shengji.server.live.rooms import Room
 from shengji.server.live.stakes import StakeRules
 from shengji.server.settings import Settings
+from shengji.server.store.lease_keeper import LeaseKeeper
 from shengji.server.store.lease_rules import LeaseLost
 from shengji.server.store.storage import Store, StoredRoom
 from shengji.server.table import TableOptions
+from shengji.server.table.catalog import preset_catalog
 from shengji.server.table.idle import carry_over
 from shengji.server.table.validate import (
     OptionError,
@@ -34,7 +35,6 @@ from shengji.server.table.validate import (
     server_bot,
     unplayable,
 )
-from shengji.server.wire.catalog import preset_catalog
 
 log = logging.getLogger("shengji.server.live.lobby")
 
@@ -76,7 +76,7 @@ class Lobby:
         if leases is None:  # kept on PostgreSQL, none on SQLite (one process per data dir)
             leases = LeaseKeeper(store, settings, enabled=not store.sqlite)
         self.leases = leases
-        """This process's room leases (server/cluster/lease.py): a room runs here only while
+        """This process's room leases (server/store/lease_keeper.py): a room runs here only while
         its lease is ours; the keeper hands over rooms to adopt and rooms lost."""
         leases.on_adopt = self.adopt
         leases.on_lost = self.lose
@@ -99,8 +99,8 @@ class Lobby:
 
     async def restore(self) -> int:
         """Claim every open room this process may run (on SQLite, alone: all of them;
-        on PostgreSQL those whose lease expired or was its own: server/cluster/lease.py) and reload
-        them from the database (matches replayed); returns the count."""
+        on PostgreSQL those whose lease expired or was its own: server/store/lease_keeper.py)
+        and reload them from the database (matches replayed); returns the count."""
         if self.leases.enabled:
             await self.adopt(await self.leases.claim(at_start=True))
         else:

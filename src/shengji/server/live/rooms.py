@@ -31,7 +31,7 @@ import msgspec
 from shengji.core.ruleset import Ruleset
 from shengji.core.stakes import PLAIN, StakeRules
 from shengji.server import metrics
-from shengji.server.live.backlog import ReplayBuffer
+from shengji.server.live.backlog import Backlog
 from shengji.server.live.bots_runner import BotRunner
 from shengji.server.live.conn import Conn
 from shengji.server.live.presence import PresenceBoard
@@ -130,7 +130,7 @@ class Room:
         )
         self.table = Table.empty(config, spare_seed=new_match_seed())
         self.conns: dict[int, Conn] = {}
-        self.replay = ReplayBuffer(settings.replay_bytes, settings.log_size)
+        self.backlog = Backlog(settings.replay_bytes, settings.log_size)
         """Public sequenced messages kept for clients that resume (bounded in bytes)."""
         self.inbox: asyncio.Queue[Inbox] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
@@ -436,9 +436,9 @@ class Room:
         (server/live/backlog.py): an update without ``game``, anything else as it was sent."""
         if isinstance(msg, UpdateEntry):
             data, own = msg.replay_forms()
-            self.replay.keep(seq, data, own)
+            self.backlog.keep(seq, data, own)
         else:
-            self.replay.keep(seq, frames[None])
+            self.backlog.keep(seq, frames[None])
 
     def _replay(
         self,
@@ -450,7 +450,7 @@ class Room:
     ) -> None:
         """Welcome a resuming client and resend what it missed, or, when the buffer no
         longer holds all of it, say so and send the snapshot made for this case."""
-        missed = self.replay.since(after, seat)
+        missed = self.backlog.since(after, seat)
         if missed is None:
             c.send(wire.encode(msgspec.structs.replace(welcome, resume=False)))
             c.send(wire.encode(fallback))

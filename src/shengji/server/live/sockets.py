@@ -12,24 +12,28 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 import msgspec
 from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from shengji.server.http.health import STORAGE_DOWN
 from shengji.server.live.conn import Conn
 from shengji.server.live.lobby import Lobby
 from shengji.server.live.rooms import MOVED, Room
 from shengji.server.live.ws_protocol import send_now_of
 from shengji.server.settings import Settings
 from shengji.server.store.storage import Player, Store
-from shengji.server.store.write_faults import is_storage_fault
+from shengji.server.store.write_faults import STORAGE_DOWN, is_storage_fault
 from shengji.server.wire import messages as wire
 
-if TYPE_CHECKING:
-    from shengji.server.cluster.router import Router
+
+class Router(Protocol):
+    """Serves a socket whose room another process runs (server/cluster/router.py)."""
+
+    async def serve(self, ws: WebSocket, code: str) -> bool:
+        """Serve ``ws`` for room ``code`` through its owner; False: no process runs it."""
+        ...
 
 
 class TokenBucket:
@@ -195,7 +199,7 @@ async def serve_socket(
         if code in lobby.failed:
             why = "this room stopped after an internal error"
             await _send_now(ws, wire.Error(seq=0, code="room-failed", message=why))
-        elif holder is not None:  # another process runs it: go there (server/cluster/lease.py)
+        elif holder is not None:  # another process runs it: go there (server/store/lease_keeper.py)
             why = f"this room runs at {holder}: reconnect there"
             await _send_now(ws, wire.Error(seq=0, code="moved", message=why))
             await ws.close(MOVED)

@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, MutableMapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from shengji.core.match import MatchState
-from shengji.core.stakes import PLAIN, DealOutcome, Settlement, StakeRules, deal_outcome
+from shengji.core.stakes import PLAIN, StakeRules, deal_outcome
 from shengji.core.state import DealResult
+from shengji.server.table.settlement import DealSettled, human_on_each_side
 
 if TYPE_CHECKING:
     from shengji.server.store.storage import Store
@@ -73,35 +73,14 @@ log = logging.getLogger("shengji.server.live.stakes")
 
 __all__ = [
     "PLAIN",
-    "DealSettled",
     "StakeRules",
     "fix_roster",
-    "human_on_each_side",
     "roster_of",
-    "rosters_from_state",
     "seat_players",
     "settle_deals",
     "settle_listed",
     "settle_new_deals",
 ]
-
-
-@dataclass(frozen=True)
-class DealSettled:
-    """One deal looked at by ``settle_new_deals``: settled now (``settlement``), or left
-    unsettled because a side had no human (``settlement`` None)."""
-
-    deal_no: int
-    players: tuple[str | None, ...]
-    settlement: Settlement | None
-
-    def wire_deltas(self) -> list[int | None]:
-        """The change per seat as clients are told it: None for an unrated seat (a bot, an
-        empty seat) and for every seat of a deal that settled nothing."""
-        s = self.settlement
-        if s is None:
-            return [None] * len(self.players)
-        return [d if p else None for d, p in zip(s.deltas, self.players, strict=True)]
 
 
 def seat_players(room: Room) -> list[str | None]:
@@ -120,28 +99,6 @@ def roster_of(room: Room, deal_no: int) -> list[str | None]:
     were kept (a room restored from an older server), the seats now."""
     fixed = room.rosters.get(deal_no)
     return list(fixed) if fixed is not None else seat_players(room)
-
-
-def rosters_from_state(state: dict[str, Any]) -> dict[int, list[str | None]]:
-    """The rosters kept in a room's stored state (``{"rosters": {"0": ["ann", null, ...]}}``).
-
-    >>> rosters_from_state({"rosters": {"1": ["ann", None]}})
-    {1: ['ann', None]}
-    """
-    raw = state.get("rosters") or {}
-    return {int(k): [str(p) if p else None for p in v] for k, v in raw.items()}
-
-
-def human_on_each_side(o: DealOutcome, players: list[str | None]) -> bool:
-    """Whether both sides of the deal had a human player (else nothing is settled).
-
-    >>> o = DealOutcome((0, 2), (1, 3), True, 1)
-    >>> human_on_each_side(o, ["ann", None, None, "bob"])
-    True
-    >>> human_on_each_side(o, ["ann", None, "bob", None])
-    False
-    """
-    return any(players[s] for s in o.dealer_side) and any(players[s] for s in o.attackers)
 
 
 async def settle_deals(room: Room) -> int:

@@ -10,7 +10,7 @@ loop, which made the database writer a third of the server's busy time at human 
 C: ``sqlite3`` takes the rows as they are (dicts, named parameters).
 
 Used for SQLite files only, and only for unfenced rooms (on SQLite the server keeps no
-leases: server/cluster/lease.py); a group with a fenced room takes the general path. The
+leases: server/store/lease_keeper.py); a group with a fenced room takes the general path. The
 connection has the same settings as the store's (WAL, ``synchronous=NORMAL``, foreign
 keys on). Errors come back as SQLAlchemy's (``OperationalError`` for a locked or full
 database, ``IntegrityError`` for a refused row), as from the general path, so the writer's

@@ -554,7 +554,7 @@ class Store:
     async def list_games(
         self, player_id: str | None, include_private: bool, limit: int = 50
     ) -> list[dict[str, Any]]:
-        """Finished matches, newest first, with their room's preset and record (issue 14's
+        """Finished matches, newest first, with their room's preset and record (the
         history page): those ``player_id`` sat in (with ``seat``), or every match; private
         rooms' only if ``include_private``."""
         cols = (GameRow.id, GameRow.match_no, GameRow.finished, RoomRow.preset,

@@ -41,6 +41,9 @@ log = logging.getLogger("shengji.server.store.storage")
 
 T = TypeVar("T")
 
+STORAGE_DOWN = "the server cannot write to its database right now; try again in a moment"
+"""What a client is told while the database cannot take writes (HTTP 503, a socket's error)."""
+
 
 FAULT_SQLSTATES = ("08", "53", "57P", "58", "40001", "40P01")
 """SQLSTATE classes a retry can outlast: connection exceptions (08), insufficient resources

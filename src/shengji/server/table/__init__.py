@@ -1,4 +1,4 @@
-"""The live table as a pure state machine (issue 13).
+"""The live table as a pure state machine.
 
 ``handle(table, command, now) -> (table, effects)``: typed commands in (table/commands.py),
 a new ``Table`` (table/model.py) and typed effects out (table/effects.py). No I/O: the

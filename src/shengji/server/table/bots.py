@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 
 from shengji.core.actions import Action
-from shengji.core.state import DealState, Phase
+from shengji.core.phases import Phase
+from shengji.core.state import DealState
 from shengji.server.table.validate import server_bot
 
 HINT_BOTS = ("random", "heuristic")

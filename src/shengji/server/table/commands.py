@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TypeAlias
 
 from shengji.core.actions import Action
-from shengji.server.live.stakes import DealSettled
+from shengji.server.table.settlement import DealSettled
 from shengji.server.wire import messages as wire
 
 

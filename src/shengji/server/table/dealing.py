@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from shengji.core.actions import SYSTEM, Deal, MatchAction
 from shengji.core.events import CardCountDealt, CardDealt, Event
-from shengji.core.state import Phase
+from shengji.core.phases import Phase
 from shengji.server.table.effects import AskBot
 from shengji.server.table.model import Table, evolve
 from shengji.server.table.play import announce

@@ -242,9 +242,9 @@ class Table:
     """The wake-up the shell was last asked for."""
     closed: bool = False
     vote: DealVote | None = None
-    """Issue 14: the open proposal to deal the current deal again (table/resets.py)."""
+    """The open proposal to deal the current deal again (table/resets.py)."""
     ended_early: bool = False
-    """Issue 14: the owner ended the running match (its ``match_over`` says so)."""
+    """The owner ended the running match (its ``match_over`` says so)."""
 
     @classmethod
     def empty(cls, config: TableConfig, spare_seed: str | None = None) -> Table:

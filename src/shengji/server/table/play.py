@@ -20,8 +20,8 @@ from shengji.core.dry_run import dry_run
 from shengji.core.errors import ShengjiError
 from shengji.core.events import DealEnded, Event
 from shengji.core.match import MatchState
+from shengji.core.phases import Phase
 from shengji.core.record import GameRecord, record_result
-from shengji.core.state import Phase
 from shengji.server.table.bots import HINT_BOTS, fallback_move, seeded_rng
 from shengji.server.table.client_actions import action_text, client_action
 from shengji.server.table.commands import (

@@ -1,4 +1,4 @@
-"""The owner's table controls (issue 14): deal the current deal again when every seated
+"""The owner's table controls: deal the current deal again when every seated
 player agrees (``reset_deal``, ``vote``; server/table/votes.py), and end the match early
 (``end_match``: its record is kept as it stands).
 

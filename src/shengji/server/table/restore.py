@@ -11,9 +11,9 @@ from typing import Any
 
 from shengji.core.actions import parse_match_action
 from shengji.core.match import MatchState
-from shengji.server.live.stakes import rosters_from_state
 from shengji.server.table.model import ActionLog, Seat, Status, Table, TableConfig, evolve
 from shengji.server.table.play import finish, match_done, settle
+from shengji.server.table.settlement import rosters_from_state
 from shengji.server.table.step import Step
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from shengji.core.actions import SYSTEM
-from shengji.core.state import Phase
+from shengji.core.phases import Phase
 from shengji.server.table.connections import reseat, room_update
 from shengji.server.table.dealing import deal_round
 from shengji.server.table.effects import AskBot, WakeAt

@@ -173,7 +173,7 @@ class KittyRevealedEvent(EventBase, tag="kitty_revealed"):
 
 
 class DealEndedEvent(EventBase, tag="deal_ended"):
-    """The deal is over; ``summary`` is the deal-end summary (issue 13)."""
+    """The deal is over; ``summary`` is the deal-end summary."""
 
     attacker_points: int
     defender_levels: int
@@ -184,7 +184,7 @@ class DealEndedEvent(EventBase, tag="deal_ended"):
 
 
 class DealResetEvent(EventBase, tag="deal_reset"):
-    """Issue 14: the table agreed to deal this deal again (``deal_started`` follows)."""
+    """The table agreed to deal this deal again (``deal_started`` follows)."""
 
     deal_no: int
     redeals: int

@@ -51,7 +51,7 @@ class Hello(ClientMsg, tag="hello"):
     presence: Literal["full", "delta"] = "full"
     """v2: ``delta``: after one full ``presence``, send only ``presence_delta`` changes."""
     batch: bool = False
-    """v2, issue 15: true: this client reads a frame holding a JSON array of messages (the
+    """v2: true: this client reads a frame holding a JSON array of messages (the
     messages that gathered for it, sent as one frame); false: one message per frame."""
 
 
@@ -134,18 +134,18 @@ class Leave(ClientMsg, tag="leave"):
 
 
 class ResetDeal(ClientMsg, tag="reset_deal"):
-    """v2, issue 14, the room's owner: propose to deal the current deal again; the seated
+    """v2, the room's owner: propose to deal the current deal again; the seated
     players vote (``vote``) and it is dealt again when all agree (server/table/votes.py)."""
 
 
 class Vote(ClientMsg, tag="vote"):
-    """v2, issue 14: my seat's answer to the open proposal (``reset_deal``)."""
+    """v2: my seat's answer to the open proposal (``reset_deal``)."""
 
     yes: bool
 
 
 class EndMatch(ClientMsg, tag="end_match"):
-    """v2, issue 14, the room's owner: end the match now; its record is kept as it stands
+    """v2, the room's owner: end the match now; its record is kept as it stands
     (the deals finished so far, the current one unfinished)."""
 
 

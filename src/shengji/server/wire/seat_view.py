@@ -16,7 +16,8 @@ from shengji.core.actions import Action
 from shengji.core.cards import RANKS, cards_str, trump_str
 from shengji.core.display import shared_facts, table_facts
 from shengji.core.match import MatchState, team_levels_of
-from shengji.core.state import DealState, Phase
+from shengji.core.phases import Phase
+from shengji.core.state import DealState
 from shengji.core.views import public_view, view_for
 from shengji.server.wire import messages as wire
 from shengji.server.wire.render import render_friend_call, render_seat_view, render_view

@@ -88,7 +88,7 @@ class Update(ServerMsg, tag="update"):
     seat_levels: list[str] = msgspec.field(default_factory=list)
     """v2: each seat's level after this action."""
     game: GameView | None = None
-    """v2, issue 13: this client's whole view after the action (null on a message resent
+    """v2: this client's whole view after the action (null on a message resent
     to a resuming client: then ask for a ``sync``)."""
 
 
@@ -214,11 +214,11 @@ class MatchOver(ServerMsg, tag="match_over"):
     names: list[str] = msgspec.field(default_factory=list)
     """v2: their names, in the same order."""
     early: bool = False
-    """v2, issue 14: the owner ended it before a side won (``end_match``)."""
+    """v2: the owner ended it before a side won (``end_match``)."""
 
 
 class VoteMsg(ServerMsg, tag="vote"):
-    """v2, issue 14: a proposal and its answers so far (not logged: ``seq`` is the current
+    """v2: a proposal and its answers so far (not logged: ``seq`` is the current
     one); sent when it opens, at each answer and when it closes, and to a client that joins
     while it is open. ``status``: ``open``, ``passed`` (the deal is dealt again), ``refused``
     or ``void`` (that deal is over)."""

@@ -101,7 +101,7 @@ class RoomInfo(msgspec.Struct, kw_only=True):
     stakes: StakesInfo | None = None
     """v2: what the room plays for, as over HTTP (null from an old server: plain)."""
     teams: list[int] = msgspec.field(default_factory=list)
-    """v2, issue 13: fixed partners: each seat's team (empty for other partnerships)."""
+    """v2: fixed partners: each seat's team (empty for other partnerships)."""
     owner: str | None = None
     """v2: the id of the player who created the room and alone may add, remove and unseat
     (null: a room from before owners, open to everyone)."""
@@ -157,7 +157,7 @@ class GameView(msgspec.Struct, kw_only=True):
     dealer_to_be: int | None = None
     """v2, a first deal before trump is fixed: the seat that deals if the declarations end now
     (rules.md Decision 100); null otherwise."""
-    # v2, issue 13: the display facts (``core.display.table_facts``); a client computes none.
+    # v2: the display facts (``core.display.table_facts``); a client computes none.
     trumps: str = ""
     """Every trump card kind, highest first (two-colour: the partner suit too); before trump
     is fixed, as if the standing declaration this seat sees were trump."""
@@ -185,7 +185,7 @@ class GameView(msgspec.Struct, kw_only=True):
     """v2, 找朋友: the seats that may still be the friend as this seat can tell, nearest the
     dealer first (``[friend]`` once revealed, ``[]``: the dealer is known to be alone, the
     viewer's own seat alone: it knows it is the friend); null before the call."""
-    # issue 14: how the hand falls into suits, and the played-cards panel (记牌器)
+    # how the hand falls into suits, and the played-cards panel (记牌器)
     hand_groups: list[int] = msgspec.field(default_factory=list)
     """The sizes of ``hand``'s runs of one effective suit, in order (trumps first): a client
     may reorder whole groups (trumps on the right) without knowing any card's suit."""
@@ -195,7 +195,7 @@ class GameView(msgspec.Struct, kw_only=True):
 
 
 class PlayedGroup(msgspec.Struct, kw_only=True):
-    """Issue 14, one line of the played-cards panel (记牌器): ``{"suit": "T", "cards": "BJ SA
+    """One line of the played-cards panel (记牌器): ``{"suit": "T", "cards": "BJ SA
     SA", "unseen": 10}``."""
 
     suit: Literal["T", "S", "H", "D", "C"]
@@ -209,7 +209,7 @@ class PlayedGroup(msgspec.Struct, kw_only=True):
 
 
 class DealSummary(msgspec.Struct, kw_only=True):
-    """v2, issue 13: the deal-end summary, as the ``summary`` of the ``deal_ended`` event
+    """v2: the deal-end summary, as the ``summary`` of the ``deal_ended`` event
     (in the same ``update`` the next deal's view replaces this deal's). Everything in it is
     public once the deal is over."""
 

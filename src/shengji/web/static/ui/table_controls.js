@@ -1,4 +1,4 @@
-// The owner's table controls while a match is played (issue 14): ask the table to deal the
+// The owner's table controls while a match is played: ask the table to deal the
 // current deal again (the seated players vote) and end the match early; and the vote panel
 // every seated player answers. The server decides: a refused request comes back as an error.
 import { useState } from "preact/hooks";

@@ -1,4 +1,4 @@
-"""Room leases (issue 16): ``room_lease`` and ``instances``; every log row gets its place in
+"""Room leases: ``room_lease`` and ``instances``; every log row gets its place in
 its room's log (``pos``, the log's unique key with the room) and the lease epoch it was
 written under (``epoch``).
 

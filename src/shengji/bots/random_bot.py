@@ -20,7 +20,7 @@ from mypy_extensions import mypyc_attr
 from shengji.core.actions import Action, Pass
 from shengji.core.draws import pick
 from shengji.core.legal import LegalActions
-from shengji.core.state import PHASE_PLAYING, Phase
+from shengji.core.phases import PHASE_PLAYING, Phase
 from shengji.core.views import DealView
 
 

@@ -5,7 +5,7 @@ points and its boss cards and emptied a short side suit. A world that deals the 
 cards at random ignores that: among heuristic players (classic, 200 deals) a drawn world's
 kitty held 2.6 trumps and 14.7 points where the real one held none and 0.1, and the burier
 3.3 trumps fewer than it really had. Two uses of the heuristic's own burial
-(``bury.choose_burial``), applied to the burier's hand before burying (its hand now, the
+(``burial_choice.choose_burial``), applied to the burier's hand before burying (its hand now, the
 cards it played since and the kitty):
 
 - ``burial_misses``: the kitty cards of a world the burier would not have buried, each
@@ -19,7 +19,7 @@ did, or a 竞标 kitty was shown.
 
 >>> from shengji.core.cards import parse_cards as p, counts_of
 >>> from shengji.core.order import context
->>> from shengji.bots.bury import choose_burial
+>>> from shengji.bots.burial_choice import choose_burial
 >>> hand = counts_of(p("HA HK H3 H4 SA S10 S5 C3 C4 C6 D7 D8 D9"))
 >>> sorted(choose_burial(hand, context(0, 1), 3)) == sorted(p("C3 C4 C6"))
 True
@@ -32,8 +32,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from shengji.bots.bury import choose_burial
-from shengji.core.state import Phase
+from shengji.bots.burial_choice import choose_burial
+from shengji.core.phases import Phase
 from shengji.core.views import DealView
 
 MISS_WEIGHT: Final = 3

@@ -1,0 +1,37 @@
+"""The JSON bodies the HTTP API accepts (pydantic models; server/http/app.py's routes).
+
+>>> NewRoom().preset, NewRoom(bots={"1": "random"}).bots
+('classic', {1: 'random'})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+
+class NewPlayer(BaseModel):
+    """``POST /api/players``."""
+
+    name: str
+    """Trimmed and checked by ``server/http/names.py`` (a bad name: 400 saying why)."""
+
+
+class NewRoom(BaseModel):
+    """``POST /api/rooms``."""
+
+    preset: str = "classic"
+    options: dict[str, Any] = Field(default_factory=dict)
+    private: bool = False
+    max_deals: int | None = None
+    bots: dict[int, str] = Field(default_factory=dict)
+    """Seats to fill with bots at once: ``{"1": "random"}``."""
+    stakes: dict[str, Any] | None = None
+    """What the room plays for: ``{"kind": "rating" | "coins" | "beans", "coefficient": N,
+    "house": A, "slam_points": 6, "overturn_doubling": true}``; omitted: the preset's default
+    (``preset_info`` ``stakes``: plain, 欢乐豆 for ``huanle``; server/live/stakes.py;
+    ``overturn_doubling`` left out: on for 欢乐豆 only)."""
+    table: dict[str, Any] | None = None
+    """The room's pace: ``{"turn_s": 30, "long_turn_s": 60, "next_deal_s": 30}`` (seconds,
+    0: off; omitted: the defaults of a public or private room, server/table/options.py)."""
