@@ -85,7 +85,7 @@ async def run(url: str, rooms: int, actions: int, profile: bool) -> dict[str, An
             await c.exec_driver_sql("DROP TABLE IF EXISTS alembic_version")
     await store.start()
     ids = [
-        await store.create_room(f"bench{i:05d}", "classic", {}, "s", False, None, None, STATE)
+        await store.rooms.create(f"bench{i:05d}", "classic", {}, "s", False, None, None, STATE)
         for i in range(rooms)
     ]
     latencies: list[float] = []

@@ -40,7 +40,7 @@ from shengji.server.live import sockets
 from shengji.server.live.conn import Conn
 from shengji.server.live.rooms import Room
 from shengji.server.settings import Settings
-from shengji.server.store.storage import Player
+from shengji.server.store.players import Player
 from shengji.server.table.client_actions import action_text
 from shengji.server.table.commands import ClientSaid, GameSaved, Opened, Written
 from shengji.server.table.effects import SaveGame, SettleDeals, Write

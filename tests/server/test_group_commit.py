@@ -27,7 +27,7 @@ async def _store(tmp_path: Path, rooms: int) -> tuple[Store, list[int]]:
     store = Store(database_for(str(tmp_path)) or f"sqlite+aiosqlite:///{tmp_path}/gc.db")
     await store.start()
     ids = [
-        await store.create_room(f"code{i}", "classic", {}, "s", False, None, None, STATE)
+        await store.rooms.create(f"code{i}", "classic", {}, "s", False, None, None, STATE)
         for i in range(rooms)
     ]
     return store, ids
@@ -39,7 +39,7 @@ async def _submit(store: Store, rid: int, seqs: range, state: Any = None) -> asy
     def done(exc: BaseException | None) -> None:
         fut.set_result(None) if exc is None else fut.set_exception(exc)
 
-    store.submit_log(rid, [(s, s, 0, "chat", f"line {s}") for s in seqs], state, done)
+    store.log.submit(rid, [(s, s, 0, "chat", f"line {s}") for s in seqs], state, done)
     return fut
 
 
@@ -106,9 +106,9 @@ def test_a_storage_fault_fails_the_group_and_the_writer_goes_on(tmp_path: Path) 
 def test_log_rows_waits_until_the_rows_are_committed(tmp_path: Path) -> None:
     async def go() -> None:
         store, ids = await _store(tmp_path, 1)
-        await store.log_rows(ids[0], [(1, 1, 0, "room", "{}")], STATE)
-        assert await store.has_log_row(ids[0], 1, 1, "room", "{}")
-        assert not await store.has_log_row(ids[0], 2, 1, "room", "{}")
+        await store.log.append_rows(ids[0], [(1, 1, 0, "room", "{}")], STATE)
+        assert await store.log.has_row(ids[0], 1, 1, "room", "{}")
+        assert not await store.log.has_row(ids[0], 2, 1, "room", "{}")
         await store.close()
 
     asyncio.run(go())

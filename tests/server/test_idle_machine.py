@@ -36,7 +36,8 @@ from shengji.server.live.expiry import Janitor
 from shengji.server.live.lobby import Lobby
 from shengji.server.live.rooms import Room
 from shengji.server.settings import Settings
-from shengji.server.store.storage import Player, Store
+from shengji.server.store.players import Player
+from shengji.server.store.storage import Store
 from shengji.server.wire import messages as wire
 
 IDLE_S = 0.05

@@ -54,7 +54,7 @@ class Leases(RuleBasedStateMachine):
         return self.loop.run_until_complete(coro)
 
     async def _new_room(self) -> int:
-        rid = await self.store.create_room(
+        rid = await self.store.rooms.create(
             f"lease-{len(self.all_rooms)}", "classic", {}, "s", False, None, None, {}
         )
         self.all_rooms.add(rid)
@@ -183,28 +183,28 @@ def test_a_stale_write_is_refused_and_nothing_is_written(store_url: str) -> None
         await b.start()
         try:
             adder = lease_store.lease_inserter("a", "http://a", 100.0)
-            rid = await a.create_room("x", "classic", {}, "s", False, None, None, {},
+            rid = await a.rooms.create("x", "classic", {}, "s", False, None, None, {},
                                       lease=adder)
-            other = await a.create_room("y", "classic", {}, "s", False, None, None, {},
+            other = await a.rooms.create("y", "classic", {}, "s", False, None, None, {},
                                         lease=adder)
             a.fences.hold(rid, Fence("a", 1))
             a.fences.hold(other, Fence("a", 1))
-            await a.log(rid, 1, 1, 0, "action", "1")
+            await a.log.append(rid, 1, 1, 0, "action", "1")
             got = await lease_store.claim_rooms(b.sessions, "b", None, 99.0, TTL, ())
             assert got == {}  # a's lease is live
             got = await lease_store.claim_rooms(b.sessions, "b", None, 101.0, TTL, (other,))
             assert got == {rid: Fence("b", 2)}
             b.fences.hold(rid, got[rid])
-            await b.log(rid, 2, 2, 0, "action", "2")
-            stale = a.log(rid, 3, 2, 0, "action", "stale")  # one group, two rooms
-            fine = a.log(other, 1, 1, 0, "action", "y1")
+            await b.log.append(rid, 2, 2, 0, "action", "2")
+            stale = a.log.append(rid, 3, 2, 0, "action", "stale")  # one group, two rooms
+            fine = a.log.append(other, 1, 1, 0, "action", "y1")
             results = await asyncio.gather(stale, fine, return_exceptions=True)
             assert isinstance(results[0], LeaseLost) and results[1] is None
             with pytest.raises(LeaseLost):
-                await a.log(rid, 3, 2, 0, "action", "stale")  # alone: refused all the same
+                await a.log.append(rid, 3, 2, 0, "action", "stale")  # alone: refused all the same
             with pytest.raises(LeaseLost):
-                await a.close_room(rid)
-            assert not await a.quarantine_room(rid, "stale")
+                await a.rooms.close(rid)
+            assert not await a.rooms.quarantine(rid, "stale")
             async with b.sessions() as s:
                 rows = (await s.execute(
                     select(LogRow.seq, LogRow.data).where(LogRow.room_id == rid)

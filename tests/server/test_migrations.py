@@ -27,7 +27,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from shengji.cli.main import main
 from shengji.server.store import schema
-from shengji.server.store.storage import Base, Store
+from shengji.server.store.models import Base
+from shengji.server.store.storage import Store
 from tests import pg
 from tests.server.helpers import fast_settings, live_server, new_player, new_room
 

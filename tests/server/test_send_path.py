@@ -23,7 +23,7 @@ from shengji.server.live.conn import _FLUSHERS, FRAME_BYTES, Conn, Flusher
 from shengji.server.live.rooms import Room
 from shengji.server.live.sockets import write_socket as _writer
 from shengji.server.settings import Settings
-from shengji.server.store.storage import Player
+from shengji.server.store.players import Player
 from shengji.server.table.client_actions import action_text
 from shengji.server.table.commands import ClientSaid, Opened, Written
 from shengji.server.table.effects import Write

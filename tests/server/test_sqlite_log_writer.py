@@ -27,7 +27,7 @@ async def _store(tmp_path: Path, rooms: int) -> tuple[Store, list[int]]:
     store = Store(f"sqlite+aiosqlite:///{tmp_path}/w.db")
     await store.start()
     ids = [
-        await store.create_room(f"code{i}", "classic", {}, "s", False, None, None, STATE)
+        await store.rooms.create(f"code{i}", "classic", {}, "s", False, None, None, STATE)
         for i in range(rooms)
     ]
     return store, ids
@@ -58,7 +58,7 @@ def test_a_sqlite_file_store_commits_on_its_own_thread_in_one_hand_off(tmp_path:
     async def go() -> None:
         store, ids, threads = await _store_watched(tmp_path, 3)
         await asyncio.gather(*[
-            store.log_rows(rid, [(1, 1, 0, "action", "a"), (2, 2, 0, "action", "b")],
+            store.log.append_rows(rid, [(1, 1, 0, "action", "a"), (2, 2, 0, "action", "b")],
                            {**STATE, "match_no": rid})
             for rid in ids
         ])
@@ -120,14 +120,14 @@ def test_a_group_with_a_fenced_room_takes_the_general_path(tmp_path: Path) -> No
     async def go() -> None:
         store, ids, used = await _store_watched(tmp_path, 2)
         store.fences.lose(ids[1])  # lost: refused without asking the database, either path
-        await store.log_rows(ids[0], [(1, 1, 0, "action", "a")])
+        await store.log.append_rows(ids[0], [(1, 1, 0, "action", "a")])
         with pytest.raises(LeaseLost):
-            await store.log_rows(ids[1], [(1, 1, 0, "action", "b")])
+            await store.log.append_rows(ids[1], [(1, 1, 0, "action", "b")])
         assert [u.split(" ", 1)[1] for u in used] == [INSERT_LOG]  # room 0, written directly
         used.clear()
         store.fences.hold(ids[0], Fence("me", 1))  # fenced: the lease row must be checked
         with pytest.raises(LeaseLost):  # no lease row: the general path's check refuses it
-            await store.log_rows(ids[0], [(2, 2, 0, "action", "c")])
+            await store.log.append_rows(ids[0], [(2, 2, 0, "action", "c")])
         assert used == []
         await store.close()
 

@@ -21,7 +21,8 @@ from shengji.core.stakes import StakeRules, settle
 from shengji.core.state import DealResult
 from shengji.server.live.rooms import Room, Seat
 from shengji.server.live.stakes import settle_deals
-from shengji.server.store.storage import STARTING_COINS, STARTING_RATING, Store
+from shengji.server.store.models import STARTING_COINS, STARTING_RATING
+from shengji.server.store.storage import Store
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
 
 CLASSIC = PRESETS["classic"]
@@ -52,9 +53,9 @@ def _fake_room(
 async def _setup(tmp: Path, rooms: int) -> tuple[Store, list[str], list[int]]:
     store = Store(f"sqlite+aiosqlite:///{tmp / 'db.sqlite'}")
     await store.start()
-    players = [(await store.create_player(f"p{i}"))[0].id for i in range(4)]
+    players = [(await store.players.create(f"p{i}"))[0].id for i in range(4)]
     rids = [
-        await store.create_room(f"code{i}", "classic", {}, "s", False, None, None, {}, None)
+        await store.rooms.create(f"code{i}", "classic", {}, "s", False, None, None, {}, None)
         for i in range(rooms)
     ]
     return store, players, rids
@@ -66,13 +67,13 @@ def test_settling_a_deal_twice_changes_nothing(tmp_path: Path) -> None:
         m = _match("twice", 1)
         res = m.history[0].result
         rules = StakeRules("coins", coefficient=1000)
-        first = await store.settle_deal(rid, 1, 0, res, rules, [*players[:3], None])
+        first = await store.ledger.settle_deal(rid, 1, 0, res, rules, [*players[:3], None])
         assert first is not None
-        again = await store.settle_deal(rid, 1, 0, res, rules, [*players[:3], None])
+        again = await store.ledger.settle_deal(rid, 1, 0, res, rules, [*players[:3], None])
         assert again is None
-        assert await store.settled_deals(rid, 1) == {0}
+        assert await store.ledger.settled_deals(rid, 1) == {0}
         for seat, pid in enumerate(players):
-            mine = await store.stakes_of(pid)
+            mine = await store.ledger.of_player(pid)
             expected = STARTING_COINS + (first.deltas[seat] if seat < 3 else 0)
             assert mine["coins"] == expected
             assert len(mine["ledger"]) == (1 if seat < 3 else 0)
@@ -100,7 +101,7 @@ def test_a_restored_room_settles_only_what_a_crash_left_unsettled(tmp_path: Path
         assert await settle_deals(after) == 0
         total = 0
         for pid in players:
-            mine = await store.stakes_of(pid)
+            mine = await store.ledger.of_player(pid)
             deals = sorted(r["deal_no"] for r in mine["ledger"])
             assert deals == [d.deal_no for d in full.history]
             assert mine["rating"] == STARTING_RATING + sum(r["delta"] for r in mine["ledger"])
@@ -136,7 +137,7 @@ def test_concurrent_rooms_settle_every_deal_once(tmp_path: Path) -> None:
                     assert pid is not None
                     expected[pid] += s.deltas[seat]
         for pid in players:
-            mine = await store.stakes_of(pid, limit=200)
+            mine = await store.ledger.of_player(pid, limit=200)
             assert mine["coins"] == expected[pid]
             assert mine["deals"]["coins"] == settled
         await store.close()
@@ -156,7 +157,7 @@ def test_a_side_of_bots_settles_nothing(tmp_path: Path) -> None:
             Seat("bot", None, "r", "random"),
         ]
         assert await settle_deals(_fake_room(store, rid, m, seats, StakeRules("rating"))) == 0
-        assert (await store.stakes_of(players[0]))["ledger"] == []
+        assert (await store.ledger.of_player(players[0]))["ledger"] == []
         await store.close()
 
     asyncio.run(go())
@@ -295,7 +296,7 @@ def test_a_coin_room_doubles_for_overturns_only_when_it_was_created_so(tmp_path:
         ]
         for room in rooms:
             assert await settle_deals(room) == 1
-        ledgers = {pid: (await store.stakes_of(pid))["ledger"] for pid in players}
+        ledgers = {pid: (await store.ledger.of_player(pid))["ledger"] for pid in players}
         by_room = {
             rid: [next(r for r in ledgers[pid] if r["room_id"] == rid) for pid in players]
             for rid in rids
@@ -308,7 +309,7 @@ def test_a_coin_room_doubles_for_overturns_only_when_it_was_created_so(tmp_path:
         # 欢乐豆: X = 3 points doubled twice = 12; winners 12·100 − 10, losers 12·100 + 10
         assert [r["delta"] for r in by_room[rids[2]]] == [1190, -1210, 1190, -1210]
         for seat, pid in enumerate(players):
-            mine = await store.stakes_of(pid)
+            mine = await store.ledger.of_player(pid)
             assert mine["coins"] == STARTING_COINS + (13500 if seat % 2 == 0 else -15000)
         await store.close()
 

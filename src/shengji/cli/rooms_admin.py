@@ -66,12 +66,12 @@ async def _run(args: argparse.Namespace, settings: Any, out: TextIO, err: TextIO
         return 1
     try:
         if args.rooms_command == "release":
-            if await store.release_room(args.code):
+            if await store.rooms.release(args.code):
                 out.write(f"released {args.code}: the server restores it at its next start\n")
                 return 0
             err.write(f"shengji rooms: no quarantined room (or several) matches {args.code!r}\n")
             return 1
-        rows = await store.quarantined_rooms()
+        rows = await store.rooms.quarantined()
     finally:
         await store.close()
     if args.json:

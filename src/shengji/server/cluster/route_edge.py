@@ -31,7 +31,7 @@ from shengji.server.cluster.bus import Bus
 from shengji.server.live.conn import Conn
 from shengji.server.live.sockets import write_socket
 from shengji.server.settings import Settings
-from shengji.server.store.storage import Player
+from shengji.server.store.players import Player
 from shengji.server.tasks import cancel_and_wait
 from shengji.server.wire import messages as wire
 

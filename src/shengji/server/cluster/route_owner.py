@@ -27,7 +27,8 @@ from shengji.server.live.conn import Conn
 from shengji.server.live.rooms import Room
 from shengji.server.live.sockets import serve_client
 from shengji.server.settings import Settings
-from shengji.server.store.storage import Player, Store
+from shengji.server.store.players import Player
+from shengji.server.store.storage import Store
 from shengji.server.tasks import cancel_and_wait
 from shengji.server.wire import messages as wire
 

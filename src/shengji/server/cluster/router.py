@@ -152,7 +152,7 @@ class Router:
 
     async def _open_in_database(self, code: str) -> bool:
         try:
-            return await self.store.room_is_open(code)
+            return await self.store.rooms.is_open(code)
         except Exception:
             return False
 

@@ -45,7 +45,8 @@ from shengji.server.live.sockets import refuse, serve_socket
 from shengji.server.settings import Settings
 from shengji.server.store.datadir_lock import DataDirLock
 from shengji.server.store.lease_keeper import LeaseKeeper
-from shengji.server.store.storage import Player, Store
+from shengji.server.store.players import Player
+from shengji.server.store.storage import Store
 from shengji.server.table.catalog import preset_catalog
 from shengji.server.table.validate import OptionError, room_bots, room_ruleset
 from shengji.server.wire import messages as wire
@@ -172,7 +173,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
     async def current_player(authorization: str | None) -> Player:
         if not authorization or not authorization.lower().startswith("bearer "):
             raise HTTPException(401, "send Authorization: Bearer <token>")
-        player = await store().player_by_token(authorization[7:].strip())
+        player = await store().players.by_token(authorization[7:].strip())
         if player is None:
             raise HTTPException(401, "unknown token")
         return player
@@ -181,7 +182,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         """The signed-in player; None without a header or with an unknown token."""
         if not authorization or not authorization.lower().startswith("bearer "):
             return None
-        return await store().player_by_token(authorization[7:].strip())
+        return await store().players.by_token(authorization[7:].strip())
 
     @app.get("/healthz")
     async def healthz() -> Response:
@@ -223,7 +224,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             quotas.signup(address_key(request.client and request.client.host))
         except OverQuota as e:
             raise _too_many(e) from e
-        player, token = await store().create_player(name)
+        player, token = await store().players.create(name)
         return {"id": player.id, "name": player.name, "token": token}
 
     @app.get("/api/me")
@@ -317,12 +318,12 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
     async def player_games(
         pid: str, authorization: str | None = Header(default=None)
     ) -> dict[str, Any]:
-        player = await store().player(pid)
+        player = await store().players.get(pid)
         if player is None:
             raise HTTPException(404, "no such player")
         viewer = await optional_player(authorization)
         mine = viewer is not None and viewer.id == pid
-        rows = await store().list_games(pid, include_private=mine, limit=100)
+        rows = await store().games.listed(pid, include_private=mine, limit=100)
         return {"player": pid, "name": player.name, "games": [game_entry(r) for r in rows]}
 
     @app.get("/api/leaderboard")
@@ -331,26 +332,26 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             raise HTTPException(400, "kind is rating, coins or beans")
         if not 1 <= limit <= 200:
             raise HTTPException(400, "limit is 1..200")
-        return {"kind": kind, "entries": await store().leaderboard(kind, limit)}
+        return {"kind": kind, "entries": await store().ledger.leaderboard(kind, limit)}
 
     @app.get("/api/players/{pid}/stakes")
     async def player_stakes(pid: str, limit: int = 20) -> dict[str, Any]:
-        player = await store().player(pid)
+        player = await store().players.get(pid)
         if player is None:
             raise HTTPException(404, "no such player")
         if not 0 <= limit <= 200:
             raise HTTPException(400, "limit is 0..200")
-        return {"player": pid, "name": player.name, **await store().stakes_of(pid, limit)}
+        return {"player": pid, "name": player.name, **await store().ledger.of_player(pid, limit)}
 
     @app.get("/api/games/{gid}")
     async def get_game(
         gid: int, download: bool = False, authorization: str | None = Header(default=None)
     ) -> Response:
         viewer = await optional_player(authorization)  # a private room's: its players only
-        record = await store().game_for(gid, None if viewer is None else viewer.id)
+        record = await store().games.record_for(gid, None if viewer is None else viewer.id)
         if record is None:  # also for a stranger: a private game's id says nothing
             raise HTTPException(404, "no such game")
-        info = await store().game_info(gid)
+        info = await store().games.info(gid)
         name = record_filename(info[0], gid, info[1]) if info else f"shengji-game{gid}.json"
         disposition = "attachment" if download else "inline"
         headers = {"Content-Disposition": f'{disposition}; filename="{name}"'}

@@ -384,13 +384,13 @@ def install_history(app: FastAPI, store: Callable[[], Any], lobby: Callable[[], 
     async def recent_games(limit: int = 30) -> dict[str, Any]:
         if not 1 <= limit <= 100:
             raise HTTPException(400, "limit is 1..100")
-        rows = await store().list_games(None, include_private=False, limit=limit)
+        rows = await store().games.listed(None, include_private=False, limit=limit)
         return {"games": [game_entry(r) for r in rows]}
 
     @app.get("/api/games/{gid}/replay")
     async def game_replay(gid: int, authorization: str | None = Header(default=None)) -> Any:
         player = await viewer(authorization)
-        text = await store().game_for(gid, None if player is None else player.id)
+        text = await store().games.record_for(gid, None if player is None else player.id)
         if text is None:
             raise HTTPException(404, "no such game")
         try:

@@ -18,7 +18,7 @@ The buffer is bounded in messages (``max_messages``) and in bytes (``max_bytes``
 that reads too slowly to keep it under both is disconnected (what was waiting for it is
 dropped; it reconnects and resumes or gets a snapshot).
 
->>> from shengji.server.store.storage import Player
+>>> from shengji.server.store.players import Player
 >>> c = Conn(Player("p1", "ann"), max_messages=16, max_bytes=100, batch=True)
 >>> c.send(b'{"a":1}'); c.send(b'{"b":2}'); c.next_frame()
 b'[{"a":1},{"b":2}]'
@@ -35,7 +35,7 @@ import weakref
 from collections import deque
 
 from shengji.server.live.ws_protocol import SendNow
-from shengji.server.store.storage import Player
+from shengji.server.store.players import Player
 
 log = logging.getLogger("shengji.server.live.rooms")
 
@@ -52,7 +52,7 @@ class Flusher:
     as one frame, as before. One per event loop (``of``): a process may run several loops
     (tests run servers in threads), and a socket is only written from its own.
 
-    >>> from shengji.server.store.storage import Player
+    >>> from shengji.server.store.players import Player
     >>> async def demo() -> list[bytes]:
     ...     out: list[bytes] = []
     ...     c = Conn(Player("p1", "ann"), batch=True)

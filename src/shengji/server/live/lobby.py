@@ -23,7 +23,8 @@ from shengji.server.live.stakes import StakeRules
 from shengji.server.settings import Settings
 from shengji.server.store.lease_keeper import LeaseKeeper
 from shengji.server.store.lease_rules import LeaseLost
-from shengji.server.store.storage import Store, StoredRoom
+from shengji.server.store.rooms import StoredRoom
+from shengji.server.store.storage import Store
 from shengji.server.table import TableOptions
 from shengji.server.table.catalog import preset_catalog
 from shengji.server.table.idle import carry_over
@@ -119,7 +120,7 @@ class Lobby:
             return
         async with self._lock:
             started: set[int] = set()
-            for stored in await self.store.load_rooms(only=room_ids):
+            for stored in await self.store.rooms.load_open(only=room_ids):
                 room = await self._restored(stored)
                 if room is not None:
                     self._add(room)
@@ -213,7 +214,7 @@ class Lobby:
             self.idle.pop(code, None)
             self._stopped(code)
             return None
-        stored = await self.store.load_room(stub.rid)
+        stored = await self.store.rooms.load(stub.rid)
         if stored is None:  # closed or set aside meanwhile
             self.idle.pop(code, None)
             return None
@@ -335,7 +336,7 @@ class Lobby:
             owner=creator,
             options=pace,
         )
-        room.rid = await self.store.create_room(
+        room.rid = await self.store.rooms.create(
             code,
             preset_name,
             ruleset.to_dict(),
@@ -379,7 +380,7 @@ class Lobby:
         """Close the room's row and drop its lease; a room another process runs now (its
         lease was taken meanwhile) is left to that process."""
         try:
-            await self.store.close_room(rid)
+            await self.store.rooms.close(rid)
         except LeaseLost:
             log.warning("room %s was not closed: another process runs it now", code[:6])
             self.leases.lost(rid)

@@ -44,6 +44,6 @@ async def quarantine(store: Store, room_id: int, code: str, why: str) -> None:
     """Mark a room as set aside in the database (once); a failure to do so is logged, never
     raised (the room is stopped either way and the server goes on)."""
     try:
-        await store.quarantine_room(room_id, why)
+        await store.rooms.quarantine(room_id, why)
     except Exception as e:
         log.error("room %s: could not record its quarantine: %s", code[:6], describe(e))

@@ -97,7 +97,7 @@ class Jobs:
             else:  # a bug or a refused row, not the database being away
                 post(Crash(exc, "write"))
 
-        self.store.submit_log(self.rid, rows, state, done)
+        self.store.log.submit(self.rid, rows, state, done)
 
     async def write(self, w: Write) -> None:
         """Do a write; a storage fault is answered ``WriteFailed`` (the table retries)."""
@@ -141,6 +141,6 @@ class Jobs:
     async def trim_chat(self, before_seq: int) -> None:
         """Delete the chat lines the room no longer keeps from the database too."""
         try:
-            await self.store.trim_chat(self.rid, before_seq)
+            await self.store.rooms.trim_chat(self.rid, before_seq)
         except Exception:
             log.warning("room %s: could not delete old chat lines", self.code[:6], exc_info=True)

@@ -23,7 +23,8 @@ from shengji.server.live.lobby import Lobby
 from shengji.server.live.rooms import MOVED, Room
 from shengji.server.live.ws_protocol import send_now_of
 from shengji.server.settings import Settings
-from shengji.server.store.storage import Player, Store
+from shengji.server.store.players import Player
+from shengji.server.store.storage import Store
 from shengji.server.store.write_faults import STORAGE_DOWN, is_storage_fault
 from shengji.server.wire import messages as wire
 
@@ -248,7 +249,7 @@ async def serve_client(
         return
     try:
         async with auth_gate:
-            player = await store.player_by_token(hello.token)
+            player = await store.players.by_token(hello.token)
         again = None if reload is None else await reload()  # unloaded during the hello?
     except Exception as e:
         if not is_storage_fault(e):

@@ -1,7 +1,7 @@
 """Stakes in rooms: what a room plays for, and settling each finished deal exactly once.
 
 A rating (积分), coin (游戏币) or 欢乐豆 room settles every finished deal
-(``core.stakes.settle``) through ``Store.settle_deal``: one transaction per deal holding the
+(``core.stakes.settle``) through ``Ledger.settle_deal``: one transaction per deal holding the
 players' new rating or balance and their ledger rows, keyed by room, match and deal, so a
 deal is never settled twice. ``settle_deals`` runs when a deal ends and when a restored room
 starts, so a crash between a deal's last action and its settlement is made good on restart.
@@ -125,7 +125,7 @@ async def settle_unsettled(room: Room) -> list[DealSettled]:
     m = room.match
     if rules.kind == "plain" or m is None or not m.history:
         return []
-    done = await room.store.settled_deals(room.rid, room.match_no)
+    done = await room.store.ledger.settled_deals(room.rid, room.match_no)
     for deal_no in done:
         room.rosters.pop(deal_no, None)  # never needed again
     listed = [(d.deal_no, d.result, roster_of(room, d.deal_no)) for d in m.history]
@@ -145,7 +145,7 @@ async def settle_listed(
     now and each one left unsettled because a side has no human. Raises what the database
     raised (settling a deal twice changes nothing, so a retry is safe)."""
     if done is None:
-        done = await store.settled_deals(room_id, match_no)
+        done = await store.ledger.settled_deals(room_id, match_no)
     out: list[DealSettled] = []
     for deal_no, result, seated in deals:
         if deal_no in done:
@@ -154,7 +154,7 @@ async def settle_listed(
         if not human_on_each_side(deal_outcome(result, len(players)), players):
             out.append(DealSettled(deal_no, tuple(players), None))
             continue
-        s = await store.settle_deal(room_id, match_no, deal_no, result, rules, players)
+        s = await store.ledger.settle_deal(room_id, match_no, deal_no, result, rules, players)
         if s is not None:
             out.append(DealSettled(deal_no, tuple(players), s))
     return out

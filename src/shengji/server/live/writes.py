@@ -41,14 +41,14 @@ async def carry_out(store: Store, room_id: int, write: Write) -> Command:
     match req:
         case LogRecords(records=records):
             first = records[0]
-            if write.retry and await store.has_log_row(
+            if write.retry and await store.log.has_row(
                 room_id, first.pos, first.seq, first.kind, first.data
             ):
                 return Written(write.ticket)  # the failed attempt was committed after all
-            await store.log_rows(room_id, *log_rows_of(req))
+            await store.log.append_rows(room_id, *log_rows_of(req))
             return Written(write.ticket)
         case SaveGame(match_no=match_no, record=record, players=players):
-            gid = await store.save_game(room_id, match_no, record, list(players))
+            gid = await store.games.save(room_id, match_no, record, list(players))
             return GameSaved(write.ticket, gid)
         case SettleDeals(match_no=match_no, rules=rules, deals=deals):
             listed = [(d.deal_no, d.result, d.players) for d in deals]

@@ -99,7 +99,7 @@ class LeaseKeeper:
         """Who runs the room ``code`` now (None: no open room with a lease; without
         leases, every open room is this process's)."""
         if not self.enabled:
-            if not await self.store.room_is_open(code):
+            if not await self.store.rooms.is_open(code):
                 return None
             return Holder(self.instance, self.address, 0, math.inf, True)
         return await lease_store.holder_of(self.store.sessions, code, time.time())

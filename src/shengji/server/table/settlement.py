@@ -1,6 +1,6 @@
 """A deal looked at for settling its stakes, pure: who was on it and what it settled.
 
-The I/O of settling (``Store.settle_deal``, one transaction per deal) is in
+The I/O of settling (``Ledger.settle_deal``, one transaction per deal) is in
 server/live/stakes.py; the table only carries these values: a ``DealSettled`` in the
 command that answers a settlement, the rosters restored from a room's stored state.
 """

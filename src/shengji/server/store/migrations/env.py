@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from shengji.server.store.storage import Base
+from shengji.server.store.models import Base
 
 connection = context.config.attributes.get("connection")
 if connection is None or context.is_offline_mode():
