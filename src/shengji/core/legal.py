@@ -5,7 +5,8 @@ listed ahead: ``action in legal`` asks the state, ``iter(legal)`` generates, and
 ``legal.sample(rng)`` draws one legal action cheaply.
 
 >>> from shengji.core.ruleset import PRESETS
->>> >>> s = DealState.new(PRESETS["classic"], seed=3, level=0, dealer=0)
+>>> from shengji.core.state import DealState
+>>> s = DealState.new(PRESETS["classic"], seed=3, level=0, dealer=0)
 >>> [str(a) for a in legal_actions(s, -1)]
 ['deal']
 """
@@ -64,11 +65,19 @@ class Position(Protocol):
     @property
     def phase(self) -> Phase: ...
 
+    def vouch_book(self) -> dict[int, Action]:
+        """The book of actions vouched legal in this very position."""
+        ...
+
     @property
     def players(self) -> int: ...
 
     @property
     def to_act(self) -> int | None: ...
+
+    def declarations_for(self, seat: int) -> list[Declaration]:
+        """The declarations ``seat`` may make now."""
+        ...
 
     @property
     def hands(self) -> tuple[list[int], ...]: ...
@@ -76,33 +85,25 @@ class Position(Protocol):
     @property
     def ctx(self) -> TrumpContext | None: ...
 
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now."""
+        ...
+
     @property
     def trick(self) -> tuple[tuple[int, tuple[int, ...]], ...]: ...
 
     @property
     def lead(self) -> Lead | None: ...
 
+    def check(self, action: Action) -> None:
+        """Raise ``IllegalAction`` if ``action`` is not legal now (changes nothing)."""
+        ...
+
     @property
     def auction(self) -> Auction | None: ...
 
     @property
     def kitty_kept(self) -> tuple[int, ...]: ...
-
-    def vouch_book(self) -> dict[int, Action]:
-        """The book of actions vouched legal in this very position."""
-        ...
-
-    def declarations_for(self, seat: int) -> list[Declaration]:
-        """The declarations ``seat`` may make now."""
-        ...
-
-    def is_legal(self, action: Action) -> bool:
-        """Whether ``action`` is legal now."""
-        ...
-
-    def check(self, action: Action) -> None:
-        """Raise ``IllegalAction`` if ``action`` is not legal now (changes nothing)."""
-        ...
 
 
 def _held(hand: list[int], kinds: Iterable[int]) -> list[int]:

@@ -65,18 +65,19 @@ class Games(Repository):
         keys = ("id", "match_no", "finished", "preset", "private", "record", "seat")
         return [dict(zip(keys, r, strict=False)) for r in rows]
 
-    async def info(self, game_id: int) -> tuple[str, float] | None:
-        """A finished match's room preset and finish time (for its download name)."""
+    async def _with_room(self, game_id: int, *cols: Any) -> tuple[Any, ...] | None:
+        """``cols`` of a finished match joined with its room's row; None if no such game
+        (any integer may be asked: one that cannot be an id is no game)."""
         if not self.is_row_id(game_id):
             return None
+        query = select(*cols).join(RoomRow, RoomRow.id == GameRow.room_id)
         async with self.sessions() as s:
-            found = (
-                await s.execute(
-                    select(RoomRow.preset, GameRow.finished)
-                    .join(RoomRow, RoomRow.id == GameRow.room_id)
-                    .where(GameRow.id == game_id)
-                )
-            ).first()
+            found = (await s.execute(query.where(GameRow.id == game_id))).first()
+        return None if found is None else tuple(found)
+
+    async def info(self, game_id: int) -> tuple[str, float] | None:
+        """A finished match's room preset and finish time (for its download name)."""
+        found = await self._with_room(game_id, RoomRow.preset, GameRow.finished)
         return None if found is None else (str(found[0]), float(found[1]))
 
     async def record(self, game_id: int) -> str | None:
@@ -89,25 +90,16 @@ class Games(Repository):
 
     async def record_for(self, game_id: int, viewer: str | None) -> str | None:
         """A game's record JSON if ``viewer`` (a player id; None: not signed in) may read it:
-        a public room's games are open to all, a private room's only to its players. Any
-        integer may be asked: one that cannot be an id is no game."""
-        if not self.is_row_id(game_id):
+        a public room's games are open to all, a private room's only to its players."""
+        found = await self._with_room(game_id, GameRow.record, RoomRow.private)
+        if found is None:
+            return None
+        record, private = found
+        if not private:
+            return str(record)
+        if viewer is None:
             return None
         async with self.sessions() as s:
-            found = (
-                await s.execute(
-                    select(GameRow.record, RoomRow.private)
-                    .join(RoomRow, RoomRow.id == GameRow.room_id)
-                    .where(GameRow.id == game_id)
-                )
-            ).first()
-            if found is None:
-                return None
-            record, private = found
-            if not private:
-                return str(record)
-            if viewer is None:
-                return None
             seats = (
                 await s.execute(
                     select(GamePlayerRow.seat).where(
