@@ -12,7 +12,11 @@ BIN="${BIN:-$(cd "$(dirname "$0")/.." && pwd)/.venv/bin}"
 # bots/base.py (a runtime-checkable Protocol) and bots/fault.py (an exception class) stay
 # interpreted: mypyc compiles neither. So do the server's I/O shell (rooms, sockets: asyncio)
 # and the wire structs (msgspec classes; their rendering is apart, in wire/render.py).
-SERVER="shengji/server/table/*.py shengji/server/wire/seat_view.py shengji/server/wire/render.py
+# The table's state machine, not the room-option and vote helpers that sit beside it in
+# table/ (validate, catalog, seeds, votes, owners, settlement, compiled: not per action).
+TABLE="$(ls shengji/server/table/*.py \
+  | grep -Ev '/(validate|catalog|seeds|votes|owners|settlement|compiled)\.py$')"
+SERVER="$TABLE shengji/server/wire/seat_view.py shengji/server/wire/render.py
   shengji/server/live/backlog.py"
 # shellcheck disable=SC2086  # the globs above are meant to expand
 "$BIN/mypyc" shengji/core/*.py $(ls shengji/bots/*.py | grep -Ev '/(base|fault)\.py$') $SERVER
