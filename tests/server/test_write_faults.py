@@ -213,7 +213,7 @@ def test_a_full_disk_pauses_the_table_and_it_resumes_by_itself(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     settings, app = _faulty_server(tmp_path)
-    caplog.set_level(logging.WARNING, "shengji.server.store.storage")
+    caplog.set_level(logging.WARNING, "shengji.server.storage")
     with live_server(settings, app) as base, ExitStack() as stack:
         fault = WriteFault(app.state.store)
         ann = new_player(base, "ann")
@@ -274,7 +274,7 @@ def test_a_full_disk_pauses_the_table_and_it_resumes_by_itself(
     lines = [
         r.getMessage()
         for r in caplog.records
-        if r.name == "shengji.server.store.storage" and r.getMessage().startswith("room ")
+        if r.name == "shengji.server.storage" and r.getMessage().startswith("room ")
     ]
     assert len(lines) == 2, lines  # one line for the episode's start, one for its end
     assert "a write failed" in lines[0] and "succeed again" in lines[1]

@@ -37,7 +37,7 @@ from collections import deque
 from shengji.server.live.ws_protocol import SendNow
 from shengji.server.store.players import Player
 
-log = logging.getLogger("shengji.server.live.rooms")
+log = logging.getLogger("shengji.server.rooms")
 
 _conn_ids = itertools.count(1)
 

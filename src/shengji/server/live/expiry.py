@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from shengji.server.live.rooms import Room
     from shengji.server.settings import Settings
 
-log = logging.getLogger("shengji.server.live.expiry")
+log = logging.getLogger("shengji.server.expiry")
 
 
 def overdue(room: Room | IdleRoom, now: float, settings: Settings) -> bool:

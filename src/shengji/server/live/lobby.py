@@ -37,7 +37,7 @@ from shengji.server.table.validate import (
     unplayable,
 )
 
-log = logging.getLogger("shengji.server.live.lobby")
+log = logging.getLogger("shengji.server.lobby")
 
 
 class RoomWatcher(Protocol):

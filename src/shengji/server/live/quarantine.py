@@ -22,7 +22,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from shengji.server.store.storage import Store
 
-log = logging.getLogger("shengji.server.live.quarantine")
+log = logging.getLogger("shengji.server.quarantine")
 
 
 def is_storage_error(exc: BaseException) -> bool:

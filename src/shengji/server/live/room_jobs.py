@@ -27,7 +27,7 @@ from shengji.server.table.commands import (
 )
 from shengji.server.table.effects import AskBot, AskHint, LogRecords, Write
 
-log = logging.getLogger("shengji.server.live.rooms")
+log = logging.getLogger("shengji.server.rooms")
 
 
 class Crash:

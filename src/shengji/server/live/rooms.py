@@ -75,7 +75,7 @@ from shengji.server.wire import messages as wire
 
 __all__ = ["CLIENT_FORMS", "Conn", "Room", "Seat", "action_text", "client_action"]
 
-log = logging.getLogger("shengji.server.live.rooms")
+log = logging.getLogger("shengji.server.rooms")
 
 _conn_ids = itertools.count(1)
 

@@ -69,7 +69,7 @@ class Room(Protocol):
     @property
     def rosters(self) -> MutableMapping[int, list[str | None]]: ...
 
-log = logging.getLogger("shengji.server.live.stakes")
+log = logging.getLogger("shengji.server.stakes")
 
 __all__ = [
     "PLAIN",

@@ -53,7 +53,7 @@ from shengji.server.store.sqlite_log_writer import SqliteLogWriter
 from shengji.server.store.write_faults import WriteHealth, is_storage_fault
 from shengji.server.tasks import cancel_and_wait
 
-log = logging.getLogger("shengji.server.store.storage")
+log = logging.getLogger("shengji.server.storage")
 
 MAX_ROWS = 2048
 """Rows one commit takes at most (the rest wait for the next)."""

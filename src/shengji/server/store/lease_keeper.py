@@ -40,7 +40,7 @@ from shengji.server.tasks import cancel_and_wait
 
 __all__ = ["Holder", "LeaseKeeper", "default_instance_id"]
 
-log = logging.getLogger("shengji.server.store.lease_keeper")
+log = logging.getLogger("shengji.server.lease")
 
 
 def default_instance_id(port: int, host: str | None = None, pid: int | None = None,

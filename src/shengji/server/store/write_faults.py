@@ -37,7 +37,7 @@ from sqlalchemy import exc as sa_exc
 from shengji.server import metrics
 from shengji.server.tasks import cancel_and_wait
 
-log = logging.getLogger("shengji.server.store.storage")
+log = logging.getLogger("shengji.server.storage")
 
 T = TypeVar("T")
 
