@@ -37,8 +37,7 @@ def narrate(rs: Ruleset, lang: str) -> str:
     def do(action: Action) -> None:
         nonlocal m
         m, events = m.apply(action)
-        for e in events:
-            narrator.event(e, m)
+        narrator.show(events, m)
 
     while m.deal.n_dealt < rs.players * rs.hand_size - 1:
         do(Deal())
@@ -80,13 +79,11 @@ def test_the_replay_says_nothing_more_without_an_overturn():
     while m.deal.n_dealt < rs.players * rs.hand_size - 1:
         m, events = m.apply(Deal())
     m, events = m.apply(d(1, "H2"))
-    for e in events:
-        narrator.event(e, m)
+    narrator.show(events, m)
     m, _ = m.apply(Deal())
     while m.deal.phase is Phase.DECLARING:
         m, events = m.apply(Pass(m.deal.to_act))
-        for e in events:
-            narrator.event(e, m)
+        narrator.show(events, m)
     assert "First deal" not in out.getvalue()
 
 

@@ -95,13 +95,12 @@ def test_the_replay_tells_a_farther_holder_is_not_the_friend() -> None:
     for a in [CallFriend(0, parse_card("SA"), 1), *(
             Play(p, (parse_card(c),)) for p, c in ((0, "S3"), (1, "S4"), (2, "S5"), (3, "SA")))]:
         m, events = m.apply(a)
-        for e in events:
-            narrator.event(e, m)
+        narrator.show(events, m)
     text = out.getvalue()
     assert "#1 calls SA: the holder nearest the dealer is the friend (#2" in text
     assert "#4 plays SA but is not the friend" in text
     zh = io.StringIO()
-    Narrator(zh, "zh", m, None).event(events[-2], m)
+    Narrator(zh, "zh", m, None).show([events[-2]], m)
     assert "不是朋友" in zh.getvalue()
 
 
@@ -119,8 +118,7 @@ def test_a_player_at_the_terminal_is_not_told_who_the_secret_friend_is() -> None
     for viewer in (0, 1, 2, 3):
         out = io.StringIO()
         narrator = Narrator(out, "en", m, None, viewer=viewer)
-        for e in events:
-            narrator.event(e, m)
+        narrator.show(events, m)
         told[viewer] = out.getvalue()
     assert "you are the friend" in told[1]
     for viewer in (0, 2, 3):

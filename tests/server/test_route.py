@@ -98,7 +98,7 @@ def test_a_client_on_one_process_plays_in_a_room_another_runs(tmp_path: Path) ->
         replay = httpx.get(f"{b.base}/api/rooms/{code}/replay",
                            headers={"Authorization": f"Bearer {bob['token']}"})
         assert replay.status_code == 200, replay.text
-        assert replay.json()["room"] == code and replay.json()["seat"] == 1
+        assert replay.json()["code"] == code and replay.json()["seat"] == 1
         # a room created on b is in a's and c's lobby at once, and enterable from a
         other = new_room(b.base, bob["token"])
         for inst in (a, c):

@@ -16,7 +16,7 @@ from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
 from shengji.server.live.rooms import client_action
 from shengji.server.wire import messages as wire
-from shengji.server.wire.seat_view import deal_summary, finished_deal, game_view
+from shengji.server.wire.seat_view import deal_summary, game_view
 
 
 def _pile(text: str) -> int:
@@ -57,8 +57,10 @@ def test_every_view_carries_the_display_facts(name: str) -> None:
         steps += 1
         if any(isinstance(e, DealEnded) for e in events):
             break
-    final = finished_deal(before, action, m)
-    s = deal_summary(final, m)
+    final = m.history[-1].deal  # the deal as the action that finished it left it
+    again, _ = before.deal.apply(action)
+    assert (final.tricks, final.result, final.phase) == (again.tricks, again.result, again.phase)
+    s = deal_summary(m)
     kitty = next(e for e in events if isinstance(e, KittyRevealed))
     assert _pile(s.point_cards) + s.penalty_points + kitty.attacker_gain == (
         final.attacker_points

@@ -46,14 +46,12 @@ def test_every_key_the_code_asks_for_is_in_the_catalogs() -> None:
 
 
 def test_keys_made_from_data_are_in_the_catalogs() -> None:
-    """Keys the code builds from values: settings choices, vote outcomes, declaration kinds."""
+    """Keys the code builds from values: settings choices, vote outcomes."""
     en = _catalog("en")
     made = {f"settings.cardSize.{v}" for v in ("small", "medium", "large")}
     made |= {f"settings.handOrder.{v}" for v in ("server", "trumps-right", "suits")}
     made |= {f"settings.lang.{v}" for v in ("zh-CN", "en")}
     made |= {f"vote.{v}" for v in ("passed", "refused", "void")}
-    kinds = ("declare", "overturn", "reinforce", "self-overturn", "outranked", "rebury")
-    made |= {f"replay.decl.{v}" for v in kinds}
     assert sorted(made - set(en)) == []
 
 

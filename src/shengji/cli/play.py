@@ -40,7 +40,7 @@ from shengji.core.actions import (
 )
 from shengji.core.cards import LEVELS, NO_TRUMP, cards_str, parse_cards, parse_trump, trump_str
 from shengji.core.errors import ShengjiError
-from shengji.core.events import Event, visible
+from shengji.core.events import Event
 from shengji.core.friend import parse_call
 from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
@@ -343,8 +343,7 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
     printer = Narrator(out, lang, MatchState.new(ruleset, args.seed), None, viewer=seat)
 
     def narrate(_action: Action, state: MatchState, events: list[Event]) -> None:
-        for e in visible(events, seat):
-            printer.event(e, state)
+        printer.show(events, state)  # as the table would send this seat
 
     try:
         play_match(

@@ -3,7 +3,8 @@
 A record is full information (ruleset + seed + actions), so the replay shows every
 declaration, the buried kitty and each trick in card notation, e.g.
 ``Trick 3: #1 SA SA | #2 S3 S4 | #3 SK SK | #4 H2 H2 -> #4 wins 20 pts`` (seats are
-``#1``.. so that no label reads as a card). The record's
+``#1``.. so that no label reads as a card). It reads the updates the table would have
+sent (``server/wire/projection.py``), every audience's events together. The record's
 stored result is checked against the replay: a disagreement is a warning and exit code 1.
 
     shengji replay match-1.json --lang zh --deal 2
@@ -29,32 +30,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from shengji.cli.i18n import plural, tr
-from shengji.core.cards import LEVELS, NO_TRUMP, card_str, cards_str
+from shengji.core.cards import NO_TRUMP, parse_trump
 from shengji.core.errors import ShengjiError
-from shengji.core.events import (
-    AuctionWon,
-    BidMade,
-    DealEnded,
-    DealReset,
-    DealStarted,
-    Declared,
-    Event,
-    FriendCalled,
-    FriendRevealed,
-    KittyBuried,
-    KittyRevealed,
-    KittyShown,
-    KittyTaken,
-    NotFriend,
-    Passed,
-    Played,
-    ThrowFailed,
-    TrickWon,
-    TrumpFixed,
-)
+from shengji.core.events import Event
 from shengji.core.match import MatchState, team_of
-from shengji.core.record import GameRecord, record_result, replay_steps
-from shengji.core.views import view_for
+from shengji.core.record import GameRecord, record_result
+from shengji.server.wire import messages as wire
+from shengji.server.wire.projection import Projected, RecordError, project, replay_updates
+from shengji.server.wire.seat_view import game_view
 
 
 class ReplayError(Exception):
@@ -66,14 +49,13 @@ class _Deal:
     """What the printer has gathered about the current deal."""
 
     no: int
-    level: int
     declarations: list[str] = field(default_factory=list)
-    own: dict[int, int] = field(default_factory=dict)
+    own: dict[int, str] = field(default_factory=dict)
     """Each seat's last declared trump (to tell 自保 and 自反 from a first declaration)."""
-    picked: tuple[int, ...] = ()
+    picked: str = ""
     trick: list[str] = field(default_factory=list)
-    defenders: tuple[int, ...] = ()
-    shown: tuple[int, ...] = ()
+    defenders: list[int] = field(default_factory=list)
+    shown: str = ""
     """竞标: the kitty cards shown before the auction."""
     bids: list[str] | None = None
     """竞标: the auction so far (None outside the auction)."""
@@ -82,12 +64,14 @@ class _Deal:
     first: bool = False
     """A first deal: the dealer comes from the declarations."""
     first_declarer: int | None = None
-    rights: tuple[int, ...] = ()
+    rights: list[int] = field(default_factory=list)
     """亮牌权: the seats that contested the deal by declaring."""
 
 
 class Narrator:
-    """Turns events into lines; prints only the lines of ``only`` (0-based) if given."""
+    """Turns the table's updates (``server/wire/projection.py``: the wire events and the view
+    after them, as the table sends them) into lines; prints only the lines of deal ``only``
+    (0-based) if given."""
 
     def __init__(
         self, out: TextIO, lang: str, start: MatchState, only: int | None,
@@ -95,15 +79,17 @@ class Narrator:
     ) -> None:
         self.out = out
         self.viewer = viewer
-        """The seat whose player reads along (``shengji play``): only what it may know is
-        told (who the secret friend is, among others); None: a replay, everything."""
+        """The seat whose player reads along (``shengji play``): it is told the events and
+        view its seat is sent (who the secret friend is, among others, stays secret); None:
+        a replay, every event of every audience."""
         self.lang = lang
         self.players = start.ruleset.players
         self.per_seat = start.ruleset.partnership != "fixed"
         """Partners are not fixed: levels and wins are per seat."""
         self.two_color = start.ruleset.two_color
+        self.nearest_holder = start.ruleset.friend_rule == "nearest-holder"
         self.only = only
-        self.deal = _Deal(start.deal.deal_no, start.deal.level, first=start.deal.dealer is None)
+        self.deal = _Deal(start.deal.deal_no, first=start.deal.dealer is None)
 
     def t(self, key: str, **fields: Any) -> str:
         return tr(self.lang, key, **fields)
@@ -126,7 +112,9 @@ class Narrator:
         if self.only is None or self.only == self.deal.no:
             self.out.write(line + "\n")
 
-    def trump(self, trump: int) -> str:
+    def trump(self, text: str) -> str:
+        """A trump as words: ``S`` → "trump S" (two colours: "trump S/C")."""
+        trump = parse_trump(text)
         if trump == NO_TRUMP:
             return self.t("trump.none")
         suit = self.t(f"suit.{trump}")
@@ -134,86 +122,103 @@ class Narrator:
             suit += "/" + self.t(f"suit.{3 - trump}")
         return self.t("trump.suit", suit=suit)
 
-    def event(self, e: Event, state: MatchState) -> None:
+    def show(self, events: list[Event], after: MatchState) -> None:
+        """Narrate core ``events`` that took the match to ``after``, as the table projects
+        them."""
+        self.update(project(events, after))
+
+    def update(self, up: Projected) -> None:
+        """Narrate one update: the events this reader is sent, with its view after them."""
+        if self.viewer is not None and not up.sent_to(self.viewer):
+            return
+        events = [e for _, e in up.events] if self.viewer is None else up.events_for(self.viewer)
+        view = game_view(up.match, self.viewer)
+        for e in events:
+            self.event(e, view, up)
+
+    def event(self, e: wire.WireEvent, view: wire.GameView, up: Projected) -> None:
         d = self.deal
-        if isinstance(e, DealReset):
+        if isinstance(e, wire.DealResetEvent):
             self.emit(self.t("redeal", no=e.deal_no + 1))
-        elif isinstance(e, DealStarted):
-            self.deal = _Deal(e.deal_no, e.level, first=e.dealer is None, rights=e.rights)
-        elif isinstance(e, Declared):
-            self._declared(e, state)
-        elif isinstance(e, TrumpFixed):
-            self._trump_fixed(e, state)
-        elif isinstance(e, KittyTaken):
+        elif isinstance(e, wire.DealStartedEvent):
+            self.deal = _Deal(e.deal_no, first=e.dealer is None, rights=list(e.rights))
+        elif isinstance(e, wire.DeclaredEvent):
+            self._declared(e, view)
+        elif isinstance(e, wire.TrumpFixedEvent):
+            self._trump_fixed(e, view)
+        elif isinstance(e, wire.KittyTakenEvent):
             d.picked = e.cards
-        elif isinstance(e, KittyBuried) and e.cards:
+        elif isinstance(e, wire.KittyBuriedEvent) and e.cards:
             self.emit(
-                self.t("kitty", seat=self.seat(e.seat), picked=cards_str(d.picked),
-                       buried=cards_str(e.cards))
+                self.t("kitty", seat=self.seat(e.seat), picked=d.picked, buried=e.cards)
             )
-        elif isinstance(e, ThrowFailed):
+        elif isinstance(e, wire.ThrowFailedEvent):
             penalty = self.t("penalty", penalty=e.penalty) if e.penalty else ""
             self.emit(
-                self.t("throw-failed", seat=self.seat(e.seat), attempted=cards_str(e.attempted),
-                       forced=cards_str(e.forced), penalty=penalty)
+                self.t("throw-failed", seat=self.seat(e.seat), attempted=e.attempted,
+                       forced=e.forced, penalty=penalty)
             )
-        elif isinstance(e, KittyShown):
+        elif isinstance(e, wire.KittyShownEvent):
             d.shown, d.bids = e.cards, []
-        elif isinstance(e, BidMade) and d.bids is not None:
+        elif isinstance(e, wire.BidMadeEvent) and d.bids is not None:
             d.bids.append(self.t("bid", seat=self.seat(e.seat), target=e.target))
-        elif isinstance(e, Passed) and d.bids is not None:
+        elif isinstance(e, wire.PassedEvent) and d.bids is not None:
             d.bids.append(self.t("bid-pass", seat=self.seat(e.seat)))
-        elif isinstance(e, AuctionWon):
+        elif isinstance(e, wire.AuctionWonEvent):
             bids = self.t("comma").join(d.bids or [])
-            d.auction = self.t("auction", shown=cards_str(d.shown), bids=bids,
+            d.auction = self.t("auction", shown=d.shown, bids=bids,
                                dealer=self.seat(e.dealer), target=e.target)
             d.bids = None
-            d.level = e.level
-        elif isinstance(e, FriendCalled):
-            seat, card = self.seat(e.seat), card_str(e.card)
-            deal = state.deal
-            # who holds the card is the secret of the deal: a player reads what its seat can
-            # tell (it holds it nearest the dealer, or every copy is in sight), a replay all
-            known = (None if self.viewer is None
-                     else view_for(deal, self.viewer).friend_candidates)
-            if deal.ruleset.friend_rule != "nearest-holder":
-                self.emit(self.t("friend-called", seat=seat, nth=e.nth, card=card))
-            elif known is not None and known == (self.viewer,):
-                self.emit(self.t("friend-called-you", seat=seat, card=card))
-            elif known is not None and known:
-                self.emit(self.t("friend-called-secret", seat=seat, card=card))
-            elif deal.friend_seat is None:
-                self.emit(self.t("friend-called-alone", seat=seat, card=card))
-            else:
-                self.emit(self.t("friend-called-holder", seat=seat, card=card,
-                                 friend=self.seat(deal.friend_seat)))
-        elif isinstance(e, NotFriend):
-            self.emit(self.t("not-friend", seat=self.seat(e.seat), card=card_str(e.card)))
-        elif isinstance(e, FriendRevealed):
-            d.defenders = state.deal.defenders
-            self.emit(self.t("friend-revealed", seat=self.seat(e.seat), card=card_str(e.card)))
-        elif isinstance(e, Played):
-            d.trick.append(f"{self.seat(e.seat)} {cards_str(e.cards)}")
-        elif isinstance(e, TrickWon):
+        elif isinstance(e, wire.FriendCalledEvent):
+            self._friend_called(e, view, up)
+        elif isinstance(e, wire.NotFriendEvent):
+            self.emit(self.t("not-friend", seat=self.seat(e.seat), card=e.card))
+        elif isinstance(e, wire.FriendRevealedEvent):
+            d.defenders = list(view.defenders)
+            self.emit(self.t("friend-revealed", seat=self.seat(e.seat), card=e.card))
+        elif isinstance(e, wire.PlayedEvent):
+            d.trick.append(f"{self.seat(e.seat)} {e.cards}")
+        elif isinstance(e, wire.TrickWonEvent):
             line = self.t("trick", no=e.trick_no, plays=" | ".join(d.trick),
                           winner=self.seat(e.winner), points=e.points)
             if e.points and e.winner not in d.defenders:
                 line += self.t("running", total=e.attacker_points)
             self.emit(line)
             d.trick = []
-        elif isinstance(e, KittyRevealed):
+        elif isinstance(e, wire.KittyRevealedEvent):
             self._kitty_revealed(e)
-        elif isinstance(e, DealEnded):
-            self._deal_ended(e, state)
+        elif isinstance(e, wire.DealEndedEvent):
+            self._deal_ended(e, view)
 
-    def _declared(self, e: Declared, state: MatchState) -> None:
+    def _friend_called(self, e: wire.FriendCalledEvent, view: wire.GameView, up: Projected) -> None:
+        """Who holds the called card is the secret of the deal: a player reads what its seat
+        can tell (it holds it nearest the dealer, or every copy is in sight), a replay all
+        (the one fact it reads from the match itself, beyond every seat's view)."""
+        seat = self.seat(e.seat)
+        if not self.nearest_holder:
+            self.emit(self.t("friend-called", seat=seat, nth=e.nth, card=e.card))
+            return
+        if self.viewer is not None:
+            known = view.friend_candidates or []
+            if known == [self.viewer]:
+                self.emit(self.t("friend-called-you", seat=seat, card=e.card))
+            else:
+                self.emit(self.t("friend-called-secret", seat=seat, card=e.card))
+            return
+        holder = up.match.deal.friend_seat  # what no seat's view tells yet: a replay's own
+        if holder is None:
+            self.emit(self.t("friend-called-alone", seat=seat, card=e.card))
+        else:
+            self.emit(self.t("friend-called-holder", seat=seat, card=e.card,
+                             friend=self.seat(holder)))
+
+    def _declared(self, e: wire.DeclaredEvent, view: wire.GameView) -> None:
         d = self.deal
-        cards = cards_str(e.cards)
         seat = self.seat(e.seat)
         if e.rebury:
-            stake = state.deal.stake
+            stake = view.stake
             self.emit(
-                self.t("rebury", seat=seat, cards=cards, trump=self.trump(e.trump),
+                self.t("rebury", seat=seat, cards=e.cards, trump=self.trump(e.trump),
                        stake=self.t("stake", stake=stake) if stake > 1 else "")
             )
             return
@@ -224,19 +229,19 @@ class Narrator:
             key = "reinforce" if own == e.trump else "self-overturn"
         else:
             key = "declare"
-        d.declarations.append(self.t(key, seat=seat, cards=cards))
+        d.declarations.append(self.t(key, seat=seat, cards=e.cards))
         d.own[e.seat] = e.trump
         if d.first_declarer is None:
             d.first_declarer = e.seat
 
-    def _trump_fixed(self, e: TrumpFixed, state: MatchState) -> None:
+    def _trump_fixed(self, e: wire.TrumpFixedEvent, view: wire.GameView) -> None:
         d = self.deal
-        d.defenders = state.deal.defenders
+        d.defenders = list(view.defenders)
         partners = "+".join(self.seat(s) for s in d.defenders if s != e.dealer) or "-"
-        stake = state.deal.stake
+        stake = view.stake
         self.emit(
             self.t("deal", no=d.no + 1, dealer=self.seat(e.dealer), partners=partners,
-                   level=LEVELS[state.deal.level], trump=self.trump(e.trump),
+                   level=view.level, trump=self.trump(e.trump),
                    stake=self.t("stake", stake=stake) if stake > 1 else "")
         )
         if d.rights:
@@ -251,24 +256,23 @@ class Narrator:
                 key = "first-dealer-first" if e.dealer == d.first_declarer else "first-dealer-last"
                 self.emit(self.t(key, dealer=self.seat(e.dealer)))
         elif e.turned is not None:
-            self.emit(self.t("turned", card=card_str(e.turned)))
+            self.emit(self.t("turned", card=e.turned))
         else:
             self.emit(self.t("no-declaration"))
 
-    def _kitty_revealed(self, e: KittyRevealed) -> None:
-        cards = cards_str(e.cards)
+    def _kitty_revealed(self, e: wire.KittyRevealedEvent) -> None:
         if not e.cards:  # no kitty (4 decks): the last trick moves points instead
             key = "last-trick-attackers" if e.multiplier else "kitty-transfer"
             self.emit(self.t(key, mult=e.multiplier, gain=e.attacker_gain))
         elif e.multiplier:
-            self.emit(self.t("kitty-captured", cards=cards, points=e.points, mult=e.multiplier,
-                             gain=e.attacker_gain))
+            self.emit(self.t("kitty-captured", cards=e.cards, points=e.points,
+                             mult=e.multiplier, gain=e.attacker_gain))
         else:
-            self.emit(self.t("kitty-kept", cards=cards, points=e.points))
+            self.emit(self.t("kitty-kept", cards=e.cards, points=e.points))
             if e.attacker_gain:
                 self.emit(self.t("kitty-transfer", gain=e.attacker_gain))
 
-    def _deal_ended(self, e: DealEnded, state: MatchState) -> None:
+    def _deal_ended(self, e: wire.DealEndedEvent, view: wire.GameView) -> None:
         if e.attackers_take_over:
             outcome = (
                 self.t("takeover-up", n=e.attacker_levels)
@@ -282,12 +286,12 @@ class Narrator:
         self.emit(self.t("result", points=e.attacker_points, outcome=outcome))
         if self.per_seat:
             levels = self.t("comma").join(
-                self.t("seat-level-of", seat=self.seat(s), rank=LEVELS[state.seat_rank(s)])
-                for s in range(self.players)
+                self.t("seat-level-of", seat=self.seat(s), rank=rank)
+                for s, rank in enumerate(view.seat_levels)
             )
         else:
             levels = self.t("comma").join(
-                self.t("level-of", team=t + 1, rank=LEVELS[state.level_rank(t)]) for t in (0, 1)
+                self.t("level-of", team=t + 1, rank=view.team_levels[t]) for t in (0, 1)
             )
         self.emit(self.t("levels", levels=levels))
 
@@ -311,20 +315,15 @@ def print_replay(
            deals=deals_word, players=names) + "\n"
     )
     final = start
-    steps = replay_steps(record)
-    n = 0
-    while True:
-        try:
-            _action, final, events = next(steps)
-        except StopIteration:
-            break
-        except ShengjiError as e:
-            raise ReplayError(
-                tr(lang, "illegal", n=n + 1, action=record.actions[n], why=e.message)
-            ) from e
-        n += 1
-        for event in events:
-            printer.event(event, final)
+    try:
+        for up in replay_updates(record):
+            final = up.match
+            printer.update(up)
+    except RecordError as e:
+        n = e.index
+        raise ReplayError(
+            tr(lang, "illegal", n=n + 1, action=record.actions[n], why=e.error.message)
+        ) from e
     deals = plural(lang, "deals", len(final.history))
     if final.winner is not None:
         out.write(tr(lang, "match-over", deals=deals, team=printer.winners(final)) + "\n")

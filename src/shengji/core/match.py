@@ -17,7 +17,7 @@ drops back to 2.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from shengji.core.actions import MatchAction, Redeal
@@ -47,6 +47,9 @@ class DealSummary:
     """Per seat: index into the level sequence after it."""
     team_levels_after: tuple[int, ...]
     """``MatchState.team_levels`` after the deal (per team; per seat unless fixed)."""
+    deal: DealState = field(compare=False, repr=False)
+    """The deal as it ended (its last trick and kitty in place): what the action that
+    finished it left, so that nobody applies that action again to see it."""
 
     @property
     def steps(self) -> tuple[int, ...]:
@@ -153,7 +156,17 @@ class MatchState:
 
     def apply(self, action: MatchAction) -> tuple[MatchState, list[Event]]:
         """Apply to the current deal; a finished deal is scored and the next one starts.
-        ``Redeal`` deals the current deal again."""
+        ``Redeal`` deals the current deal again. The deal an action finished comes back
+        with its result as ``history[-1]`` (``.deal`` as it ended, ``.result``).
+
+        >>> from shengji.core.ruleset import PRESETS
+        >>> m = MatchState.new(PRESETS["classic"], seed=3, first_dealer=0)
+        >>> while not m.history:
+        ...     m, _ = m.apply(next(iter(m.legal_actions(m.to_act))))
+        >>> done = m.history[-1]
+        >>> done.deal.phase.value, len(done.deal.tricks), done.result is done.deal.result
+        ('done', 25, True)
+        """
         if self.is_over:
             raise IllegalAction(Reason.WRONG_PHASE, "the match is over")
         if isinstance(action, Redeal):
@@ -213,7 +226,7 @@ class MatchState:
         levels, next_dealer, winners = rule(rs, self.levels, deal, res)
         summary = DealSummary(
             deal.deal_no, deal.dealer, deal.level, res, self.levels, levels,
-            team_levels_of(rs, levels),
+            team_levels_of(rs, levels), deal,
         )
         history = (*self.history, summary)
         if winners:

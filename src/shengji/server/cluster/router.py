@@ -44,8 +44,9 @@ log = logging.getLogger("shengji.server.route")
 __all__ = ["RouteDown", "Router"]
 
 
-LiveReplay = Callable[[Room, str | None], dict[str, Any]]
-"""The match ``room`` is playing as ``player`` saw it (``HTTPException`` when there is none)."""
+LiveReplay = Callable[[Room, str | None], Any]
+"""The match ``room`` is playing as ``player`` saw it, a value msgspec encodes
+(``HTTPException`` when there is none)."""
 
 
 class Router:
@@ -64,7 +65,7 @@ class Router:
         """``instance``: this process's name (the lease keeper's, so that Redis channels and
         room leases name a process alike); default ``Settings.instance_id``, else random.
         ``live_replay``: the match a room here is playing, as an edge's client asks for it
-        (the app passes server/http/history.py's ``live_positions``; None: refused, 404)."""
+        (the app passes server/http/history.py's ``room_replay``; None: refused, 404)."""
         assert settings.redis_url, "a Router needs a Redis URL"
         self.settings = settings
         self.store = store

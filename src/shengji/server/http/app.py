@@ -25,12 +25,7 @@ from shengji.server.gc_refreeze import Refreezer
 from shengji.server.http.bodylimit import BodyLimit
 from shengji.server.http.headers import SecurityHeaders
 from shengji.server.http.health import health_response, install_storage_handler
-from shengji.server.http.history import (
-    game_entry,
-    install_history,
-    live_positions,
-    record_filename,
-)
+from shengji.server.http.history import install_history, room_replay
 from shengji.server.http.lan import is_loopback, share_base
 from shengji.server.http.names import BadName, clean_name
 from shengji.server.http.quotas import OpenSockets, OverQuota, Quotas, address_key
@@ -50,6 +45,7 @@ from shengji.server.store.storage import Store
 from shengji.server.table.catalog import preset_catalog
 from shengji.server.table.validate import OptionError, room_bots, room_ruleset
 from shengji.server.wire import messages as wire
+from shengji.server.wire.game_history import game_entry, record_filename
 
 log = logging.getLogger("shengji.server")
 
@@ -113,7 +109,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             router: Router | None = None
             if settings.redis_url:  # many processes, one platform (server/cluster/router.py)
                 router = Router(settings, lobby, store, app.state.auth_gate, leases.instance,
-                                live_positions)
+                                room_replay)
                 lobby.watchers.append(router)
                 await router.start()
             app.state.router = router

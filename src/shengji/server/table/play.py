@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import msgspec
 
-from shengji.core.actions import Action, Deal, MatchAction, Redeal
+from shengji.core.actions import Action, Deal, MatchAction
 from shengji.core.dry_run import dry_run
 from shengji.core.errors import ShengjiError
 from shengji.core.events import DealEnded, Event
@@ -33,12 +34,12 @@ from shengji.server.table.commands import (
 )
 from shengji.server.table.connections import room_update
 from shengji.server.table.effects import AskHint, DealToSettle, SaveGame, SettleDeals
-from shengji.server.table.model import ActionLog, Hold, evolve
-from shengji.server.table.render import UpdateEntry, render_events
+from shengji.server.table.model import ActionLog, Hold, Table, evolve
+from shengji.server.table.render import UpdateEntry
 from shengji.server.table.step import Step
 from shengji.server.table.views import update_base
 from shengji.server.wire import messages as wire
-from shengji.server.wire.seat_view import deal_summary, finished_deal
+from shengji.server.wire.projection import render_events
 
 
 def on_act(s: Step, conn: int, text: str) -> None:
@@ -116,17 +117,10 @@ def announce(
         rosters=rosters,
         clock=None,
     )
-    rendered = render_events(events)
-    last = done[-1][0]
     ended = any(isinstance(e, DealEnded) for e in events)
-    if ended and not isinstance(last, Redeal):
-        # the summary rides on deal_ended
-        summary = deal_summary(finished_deal(m, last, new), new)
-        for _, ev in rendered:
-            if isinstance(ev, wire.DealEndedEvent):
-                ev.summary = summary
     entry = UpdateEntry(
-        update_base(t, new, seq), rendered, new, made_at=s.now, actions=len(done)
+        update_base(t, new, seq), render_events(events, new), new, made_at=s.now,
+        actions=len(done),
     )
     audience = None if public else events[0].audience
     s.publish_update(entry, audience, texts, state=first_card)
@@ -212,19 +206,25 @@ def on_settled(s: Step, cmd: DealsSettled, request: SettleDeals) -> None:
         s.t = evolve(s.t, rosters={k: v for k, v in s.t.rosters.items() if k not in done})
 
 
+def match_record(t: Table, result: dict[str, Any] | None = None) -> GameRecord:
+    """The table's current match as a record (its seed is secret until the match is over:
+    a record of a live match stays on the server; only what it renders leaves)."""
+    return GameRecord(
+        t.config.ruleset.to_dict(),
+        t.match_seed(),
+        None,
+        list(t.actions),
+        {} if result is None else result,
+        [x.name or x.kind for x in t.seats],
+    )
+
+
 def finish(s: Step) -> None:
     """The match is over: save its record; the room waits for it (``GameSaved``)."""
     t = s.t
     m = t.match
     assert m is not None
-    rec = GameRecord(
-        t.config.ruleset.to_dict(),
-        t.match_seed(),
-        None,
-        list(t.actions),
-        record_result(m),
-        [x.name or x.kind for x in t.seats],
-    )
+    rec = match_record(t, record_result(m))
     humans = tuple((i, p) for i, p in enumerate(t.seat_players()) if p)
     request = SaveGame(t.match_no, rec.to_json(), humans)
     outbox = t.outbox.add(request)
@@ -295,13 +295,13 @@ def on_bot_moved(s: Step, cmd: BotMoved) -> None:
     if not t.bot_controls(cmd.seat, s.now):
         return  # its player came back (or took it back) while the bot was thinking
     action = cmd.action
-    if action is None or not m.deal.is_legal(action):
-        if action is not None:
-            s.note("warning", f"bot move {action} refused; a random legal move instead")
-        action = fallback_move(m.deal, cmd.seat, seeded_rng(t.match_seed(), t.version))
-        if action is None:
+    if action is not None:  # applied once: an illegal move changes nothing and is refused
+        if apply(s, action, None) is not None:
             return
-    apply(s, action, None)
+        s.note("warning", f"bot move {action} refused; a random legal move instead")
+    fallback = fallback_move(m.deal, cmd.seat, seeded_rng(t.match_seed(), t.version))
+    if fallback is not None:
+        apply(s, fallback, None)
 
 
 def on_bot_declared(s: Step, cmd: BotDeclared) -> None:
@@ -316,10 +316,9 @@ def on_bot_declared(s: Step, cmd: BotDeclared) -> None:
         or cmd.match_no != t.match_no
         or m.deal.phase is not Phase.DEALING
         or not t.bot_controls(cmd.seat, s.now)
-        or not m.deal.is_legal(cmd.action)
     ):
         return
-    apply(s, cmd.action, None)
+    apply(s, cmd.action, None)  # an illegal one changes nothing
 
 
 def on_hint(s: Step, conn: int, bot: str | None) -> None:

@@ -1,5 +1,5 @@
 """Messages rendered once per audience: each client of an update gets the events it may see
-(``visible``) and its whole view of the match after them (``table_view.game_views``); every
+(``visible``) and its whole view of the match after them (``wire/seat_view.game_views``); every
 other message is the same for everyone and is encoded once.
 
 An ``UpdateEntry`` is one accepted game action as the room logged it: the update without
@@ -23,18 +23,10 @@ from dataclasses import dataclass, field
 
 import msgspec
 
-from shengji.core.events import Event
 from shengji.core.match import MatchState
 from shengji.server.wire import messages as wire
+from shengji.server.wire.projection import RenderedEvent
 from shengji.server.wire.seat_view import game_view, game_views
-
-RenderedEvent = tuple[int | None, wire.WireEvent]
-"""An event's audience (None: everyone) and its wire form."""
-
-
-def render_events(events: list[Event]) -> tuple[RenderedEvent, ...]:
-    """Core events in wire form, each with its audience."""
-    return tuple((e.audience, wire.render_event(e)) for e in events)
 
 
 @dataclass(slots=True)

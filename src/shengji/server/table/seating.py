@@ -17,10 +17,11 @@ from shengji.server.table.connections import reseat, room_update
 from shengji.server.table.effects import CloseRoom, Disconnect, DrawSeed, Send, TrimChat
 from shengji.server.table.model import EMPTY, ActionLog, ChatEntry, Seat, evolve
 from shengji.server.table.owners import NOT_OWNER, may_manage, refusal
-from shengji.server.table.render import UpdateEntry, render_events
+from shengji.server.table.render import UpdateEntry
 from shengji.server.table.step import Step
 from shengji.server.table.views import update_base
 from shengji.server.wire import messages as wire
+from shengji.server.wire.projection import started
 
 
 def _owner_only(s: Step, conn: int, what: str) -> bool:
@@ -259,7 +260,7 @@ def maybe_start(s: Step) -> None:
     s.emit(DrawSeed())  # the next match's, ahead of time
     room_update(s)
     seq = s.next_seq()
-    entry = UpdateEntry(update_base(s.t, m, seq), render_events([m.deal.started_event()]), m)
+    entry = UpdateEntry(update_base(s.t, m, seq), started(m).events, m)
     s.record("deal")
     s.deliver(Send(s.everyone(), entry, seq=seq, backlog=True))
     s.note("debug", f"match {s.t.match_no} started")

@@ -8,7 +8,8 @@ from shengji.core.display import fixed_teams
 from shengji.core.match import MatchState
 from shengji.server.table.model import Table
 from shengji.server.wire import messages as wire
-from shengji.server.wire.seat_view import game_view, level_names
+from shengji.server.wire.projection import update_of
+from shengji.server.wire.seat_view import game_view
 
 __all__ = ["clock_info", "game_view", "hold_info", "room_info", "snapshot", "update_base"]
 
@@ -51,16 +52,7 @@ def room_info(t: Table, now: float) -> wire.RoomInfo:
 
 def update_base(t: Table, m: MatchState, seq: int) -> wire.Update:
     """An ``update`` for the match ``m`` (events are added per seat)."""
-    return wire.Update(
-        seq=seq,
-        events=[],
-        phase=m.deal.phase.value,
-        to_act=m.to_act,
-        deal_no=m.deal.deal_no,
-        match_no=t.match_no,
-        team_levels=level_names(m, m.team_levels),
-        seat_levels=level_names(m, m.levels),
-    )
+    return update_of(m, seq, t.match_no)
 
 
 def clock_info(t: Table, now: float) -> wire.ClockInfo | None:

@@ -12,12 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from shengji.core.actions import Action
 from shengji.core.cards import RANKS, cards_str, trump_str
 from shengji.core.display import shared_facts, table_facts
 from shengji.core.match import MatchState, team_levels_of
-from shengji.core.phases import Phase
-from shengji.core.state import DealState
 from shengji.core.views import public_view, view_for
 from shengji.server.wire import messages as wire
 from shengji.server.wire.render import render_friend_call, render_seat_view, render_view
@@ -73,17 +70,10 @@ def game_views(m: MatchState, seats: Iterable[int | None]) -> dict[int | None, w
     return out
 
 
-def finished_deal(before: MatchState, action: Action, after: MatchState) -> DealState:
-    """The deal ``action`` finished, as it ended (``after`` already holds the next one)."""
-    if after.deal.phase is Phase.DONE:
-        return after.deal  # the match is over: the last deal stays
-    final, _ = before.deal.apply(action)
-    return final
-
-
-def deal_summary(final: DealState, after: MatchState) -> wire.DealSummary:
-    """The summary of ``final``, the deal that ``after.history[-1]`` scored."""
+def deal_summary(after: MatchState) -> wire.DealSummary:
+    """The summary of the deal that ``after.history[-1]`` scored, as it ended."""
     scored = after.history[-1]
+    final = scored.deal
     rs = after.ruleset
     facts = table_facts(final, None)
     call = final.friend_call

@@ -1,5 +1,5 @@
 // The browser table's entry: routing (#/ the lobby, #/room/CODE a room, #/history the game
-// history, #/replay/ID/DEAL/TRICK a replay), the keys (Enter play, H hint, L last trick, Esc
+// history, #/replay/ID/DEAL/STEP a replay, #/review/CODE the match a room is playing), the keys (Enter play, H hint, L last trick, Esc
 // clear; ← → in a replay) and start-up. Preact + htm, no build step; the history and the
 // replay viewer load only when opened, so the table's first load stays small.
 // Each part of the screen is a module under ui/, named for what it shows: lobby, waiting
@@ -24,11 +24,12 @@ function routeCode() {
   return m ? m[1] : null;
 }
 
-/** The page the address names: ``room`` (with ``routeCode``), ``history``, ``replay`` or
- * the lobby. */
+/** The page the address names: ``room`` (with ``routeCode``), ``history``, ``replay``,
+ * ``review`` or the lobby. */
 function routePage() {
   if (/^#\/history/.test(location.hash)) return "history";
   if (/^#\/replay\/\d+/.test(location.hash)) return "replay";
+  if (/^#\/review\/[\w-]+/.test(location.hash)) return "review";
   return routeCode() ? "room" : "lobby";
 }
 
@@ -84,6 +85,8 @@ function App() {
   let body;
   if (page === "replay") {
     body = html`<${Lazy} key="replay" name="replay" load=${() => import("./ui/replay.js")} pick=${(m) => m.ReplayPage} />`;
+  } else if (page === "review") {
+    body = html`<${Lazy} key="review" name="replay" load=${() => import("./ui/replay.js")} pick=${(m) => m.ReviewPage} />`;
   } else if (!st.player) body = html`<main class="lobby"><${NameForm} /></main>`;
   else if (code) body = html`<${RoomView} />`;
   else if (page === "history") {

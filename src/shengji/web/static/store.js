@@ -40,6 +40,7 @@ export const state = {
   autoSit: false,
   suggestion: null, // a hinted friend call or bid ("call 1 SA", "bid 120") for the pickers
   lastHint: undefined, // the last hint's action (null: none)
+  review: null, // the replay viewer draws the table: the update shown (room, seat, game are a replay's)
 };
 
 const listeners = new Set();
@@ -440,22 +441,11 @@ function afterFrame() {
  * the view the update carries. An old update resent to a resuming client has no view:
  * then a fresh snapshot is asked for once (``afterFrame``). */
 function onUpdate(msg) {
-  let summary = state.summary;
-  let kitty = null;
-  let lastNotice = null;
   const wasMyTurn = myTurn();
-  for (const e of msg.events) {
-    if (e.type === "friend_revealed") lastNotice = { key: "notice.friend_revealed", seat: e.seat };
-    else if (e.type === "not_friend") lastNotice = { key: "notice.not_friend", seat: e.seat, card: e.card };
-    else if (e.type === "throw_failed") {
-      lastNotice = { key: "notice.throw_failed", seat: e.seat, attempted: e.attempted,
-        forced: e.forced };
-    } else if (e.type === "kitty_revealed") kitty = e;
-    else if (e.type === "deal_ended" && e.summary) summary = { ...e.summary, end: e, kitty };
-    else if (e.type === "deal_reset") lastNotice = { key: "notice.deal_reset", n: e.deal_no + 1 };
-    soundFor(e);
-  }
-  const patch = { summary };
+  const said = readEvents(msg.events);
+  msg.events.forEach(soundFor);
+  const lastNotice = said.notice;
+  const patch = { summary: said.summary || state.summary };
   if (msg.game) {
     patch.game = project(msg.game);
     stale = false;
@@ -466,6 +456,25 @@ function onUpdate(msg) {
   set(patch);
   afterChange();
   if (!wasMyTurn && myTurn() && state.game.phase !== "dealing") cue("your_turn");
+}
+
+/** What an update's events say beyond its view: the deal's summary (on ``deal_ended``,
+ * with the kitty revealed before it) and the last notice (a friend revealed, a failed
+ * throw, a deal dealt again). The table and the replay viewer read events alike. */
+export function readEvents(events) {
+  let summary = null;
+  let kitty = null;
+  let notice = null;
+  for (const e of events) {
+    if (e.type === "friend_revealed") notice = { key: "notice.friend_revealed", seat: e.seat };
+    else if (e.type === "not_friend") notice = { key: "notice.not_friend", seat: e.seat, card: e.card };
+    else if (e.type === "throw_failed") {
+      notice = { key: "notice.throw_failed", seat: e.seat, attempted: e.attempted, forced: e.forced };
+    } else if (e.type === "kitty_revealed") kitty = e;
+    else if (e.type === "deal_ended" && e.summary) summary = { ...e.summary, end: e, kitty };
+    else if (e.type === "deal_reset") notice = { key: "notice.deal_reset", n: e.deal_no + 1 };
+  }
+  return { summary, notice };
 }
 
 /** The sound cue of an event, if it has one (sound.js; off unless the player turned it on). */
@@ -554,7 +563,7 @@ function onChecked(results) {
  * others play a trick. */
 export function canSelect() {
   const g = state.game;
-  if (!g || state.seat == null) return false;
+  if (!g || state.seat == null || state.review != null) return false;
   if (g.phase === "playing") return true;
   return g.phase === "burying" && myTurn();
 }

@@ -1,6 +1,5 @@
 // One room's screen: the table column (info bar, felt, action bar, hand) and the side
 // column (point pile, chat, leave), with the last-trick, summary and match-end dialogs.
-import { useEffect, useState } from "preact/hooks";
 import { t } from "../i18n.js";
 import * as S from "../store.js";
 import { ActionBar } from "./actions.js";
@@ -19,16 +18,11 @@ import { LastTrick } from "./trick.js";
 
 const { state } = S;
 
-/** "Review this match": the match so far as my seat saw it, in the replay viewer (loaded
- * when first opened). */
+/** "Review this match": the match so far as my seat saw it, in the replay viewer, opened
+ * beside the table (its own tab: the table here keeps playing). */
 function Review() {
-  const [open, setOpen] = useState(false);
-  const [mod, setMod] = useState(null);
-  useEffect(() => {
-    if (open && !mod) import("./replay.js").then(setMod);
-  }, [open]);
-  return html`<button class="ghost small" data-testid="review" onClick=${() => setOpen(true)}>${t("replay.review")}</button>
-    ${open && mod ? html`<${mod.LiveReview} code=${state.code} onClose=${() => setOpen(false)} />` : null}`;
+  return html`<a class="button ghost small" data-testid="review" href=${"#/review/" + state.code}
+    target="_blank" rel="noopener">${t("replay.review")}</a>`;
 }
 
 export function RoomView() {

@@ -101,7 +101,8 @@ export function Summary() {
       <${SettlementLines} stakes=${state.room && state.room.stakes} settled=${sm.settled} seatName=${seatName} />
       <${HoldLine} sm=${sm} />
       <button class="primary" data-testid="next-deal" onClick=${() => (waitsForMe(sm) ? S.nextDeal() : close())}>
-        ${state.matchOver || !state.game || state.room.status !== "playing" ? t("ui.close") : t("summary.next")}</button>
+        ${state.matchOver || !state.game || state.room.status !== "playing" || state.review != null
+          ? t("ui.close") : t("summary.next")}</button>
     </div>
   </div>`;
 }
