@@ -12,12 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shengji.core.auction import Auction, target_level_change
+from shengji.core.auction import Auction, lowest_bid, target_level_change
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.ruleset import preset
 from shengji.core.scoring import LevelChange
 
 RS = preset("three-player")
+ONE_STEP = preset("three-player", {"bid_min": 0})
+"""The floor before ``bid_min`` (one step), as rulesets stored without it replay."""
 
 
 def play(*moves: tuple[int, int | None], opener: int = 0) -> Auction:
@@ -43,8 +45,8 @@ def test_the_seed_example_lowest_bidder_deals() -> None:
 def test_first_bid_at_most_the_opening_value_in_steps_of_five() -> None:
     a = Auction(0, 3)
     targets = a.legal_targets(RS)
-    assert targets[0] == 150 and targets[-1] == 5
-    assert targets == list(range(150, 0, -5))
+    assert targets[0] == 150 and targets[-1] == 100
+    assert targets == list(range(150, 95, -5))
 
 
 def test_each_bid_at_least_one_step_lower() -> None:
@@ -84,12 +86,23 @@ def test_bidding_goes_round_until_one_is_left() -> None:
     assert a.is_over and a.result(RS) == (2, 100)
 
 
-def test_the_lowest_bid_is_one_step() -> None:
-    a = play((0, 10))
-    assert a.legal_targets(RS) == [5]
-    a = a.bid(1, 5, RS)
-    assert a.legal_targets(RS) == []  # nothing is left below 5: the others can only pass
-    assert a.pass_(2).pass_(0).result(RS) == (1, 5)
+def test_the_lowest_bid_is_bid_min() -> None:
+    """The sheet's bids ("甲出 150分", "乙出 120分", "丙出 115分") and no floor; ours is half
+    the pack (Decision 142): 100 may be bid, 95 may not, and after 100 the others pass."""
+    a = play((0, 105))
+    assert a.legal_targets(RS) == [100]
+    assert a.refusal(1, 95, RS) == (Reason.BAD_BID, "the lowest bid is 100 points")
+    a = a.bid(1, 100, RS)
+    assert a.legal_targets(RS) == []  # nothing is left: the others can only pass
+    assert a.pass_(2).pass_(0).result(RS) == (1, 100)
+
+
+def test_bid_min_zero_is_one_step_as_before() -> None:
+    a = Auction(0, 3).bid(0, 10, ONE_STEP)
+    assert a.legal_targets(ONE_STEP) == [5] and lowest_bid(ONE_STEP) == 5
+    a = a.bid(1, 5, ONE_STEP)
+    assert a.legal_targets(ONE_STEP) == []  # nothing is left below 5: the others can only pass
+    assert a.pass_(2).pass_(0).result(ONE_STEP) == (1, 5)
 
 
 # ------------------------------------------------- the sheet's sentences (Decision 126)
@@ -134,9 +147,10 @@ def test_the_opening_bid_may_be_lower_than_the_examples_150() -> None:
 
 
 def test_options_change_the_ladder() -> None:
-    rs = preset("three-player", {"bid_open": 100, "bid_step": 10})
+    rs = preset("three-player", {"bid_open": 100, "bid_step": 10, "bid_min": 50})
     assert Auction(0, 3).legal_targets(rs)[:3] == [100, 90, 80]
     assert Auction(0, 3).bid(0, 100, rs).legal_targets(rs)[0] == 90
+    assert Auction(0, 3).legal_targets(rs)[-1] == 50
 
 
 @pytest.mark.parametrize(
@@ -144,8 +158,9 @@ def test_options_change_the_ladder() -> None:
     [
         ((), 0, 155, Reason.BAD_BID, "first bid is at most 150"),
         ((), 0, 149, Reason.BAD_BID, "multiple of 5"),
-        ((), 0, 0, Reason.BAD_BID, "lowest bid is 5"),
-        ((), 0, -5, Reason.BAD_BID, "lowest bid is 5"),
+        ((), 0, 0, Reason.BAD_BID, "lowest bid is 100"),
+        ((), 0, -5, Reason.BAD_BID, "lowest bid is 100"),
+        ((), 0, 95, Reason.BAD_BID, "lowest bid is 100"),
         (((0, 120),), 1, 120, Reason.BAD_BID, "at least 5 below the standing bid of 120"),
         (((0, 120),), 1, 125, Reason.BAD_BID, "at least 5 below"),
         (((0, 120),), 2, 100, Reason.NOT_YOUR_TURN, "seat 1's turn"),
@@ -195,7 +210,7 @@ def test_any_sequence_of_moves_keeps_the_ladder(moves: list[int], opener: int) -
             assert m not in a.legal_targets(RS)
     bids = [t for _, t in a.bids if t is not None]
     assert all(x - y >= RS.bid_step for x, y in itertools.pairwise(bids))
-    assert all(t % RS.bid_step == 0 and RS.bid_step <= t <= RS.bid_open for t in bids)
+    assert all(t % RS.bid_step == 0 and lowest_bid(RS) <= t <= RS.bid_open for t in bids)
     if a.is_over:
         dealer, target = a.result(RS)
         assert (dealer, target) == (a.standing or (opener, RS.bid_open))

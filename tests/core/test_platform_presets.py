@@ -96,7 +96,7 @@ def test_lianzhong_three_deck_is_lianzhong_with_three_decks() -> None:
     # ("第一局的庄家由翻主方担任", Decision 101)
     assert changed(PRESETS["three-deck"], LZ3) == {
         "follow_order": "lianzhong", "kitty_formula": "lianzhong",
-        "first_deal_overturn_takes_dealer": True}
+        "kitty_throw_units": "winner", "first_deal_overturn_takes_dealer": True}
 
 
 TITANIC = "S3 S3 S3 S4 S4 S4"

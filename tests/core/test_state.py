@@ -313,7 +313,7 @@ def test_three_deck_grab_ladder():
 
 @pytest.fixture
 def hidden() -> DealState:
-    rs = PRESETS["four-deck"]
+    rs = preset("four-deck", {"deal_order": "dealer"})  # the window opens at the dealer
     return deal_all_but_last(
         stacked(rs, {0: "S3", 1: "H3 H3 S3 S3 S3", 2: "D3 D3"}, level="3", dealer=0)
     )

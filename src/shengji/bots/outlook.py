@@ -348,12 +348,21 @@ class Outlook:
         """Points the seats still to play are expected to add."""
         return n * self.avg_points * len(later) * LATER_SHARE
 
-    def last_trick_bonus(self, lead_cards: tuple[int, ...]) -> float:
-        """What rides on the last trick besides its cards (the kitty, multiplied)."""
+    def last_trick_bonus(
+        self, lead_cards: tuple[int, ...], play: tuple[int, ...] = ()
+    ) -> float:
+        """What rides on the last trick besides its cards (the kitty, multiplied). ``play``
+        a ruff (one suit, not the lead's): the multiplier if it wins, which a ruleset that
+        counts a throw's winner (联众) takes from the ruff: ``SA SK`` ruffed by ``H3 H3``."""
         if self.sizes[self.seat] > len(lead_cards):
             return 0.0
         rs = self.ruleset
-        mult = kitty_multiplier(lead_cards, lead_cards, self.ctx, rs)
+        winning = lead_cards
+        if len(play) == len(lead_cards) > 1:
+            suit = suit_of_play(play, self.ctx)
+            if suit is not None and suit != suit_of_play(lead_cards, self.ctx):
+                winning = play
+        mult = kitty_multiplier(lead_cards, winning, self.ctx, rs)
         if rs.kitty_formula == "last-trick-transfer":
             return mult * sum(self.side_points) / 2.0
         return self.kitty_points * mult
@@ -364,7 +373,7 @@ class Outlook:
         n = len(play)
         if n != 1:
             stake = self.table_points + points_of(play) + self.later_points(n, self.later)
-            stake += self.last_trick_bonus(lead_cards)
+            stake += self.last_trick_bonus(lead_cards, play)
             return (2 * p - 1) * stake + CONTROL * p - self.cost(play) + self.void_bonus(play)
         # a single (most plays): the same sums, with ``cost`` and ``void_bonus`` written out
         k = play[0]

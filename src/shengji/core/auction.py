@@ -1,7 +1,8 @@
 """The three-player auction (竞标, seed 002 三人打法): seats bid the attackers' target.
 
 Seats speak in turn from the opener. A bid is a multiple of ``bid_step``, at most
-``bid_open`` and at least one step below the standing bid, and never below one step; a pass
+``bid_open`` and at least one step below the standing bid, and never below ``lowest_bid``
+(``bid_min``, and at least one step); a pass
 drops the seat out for the rest of the auction. The auction ends when one seat is left and
 it holds the standing bid: that seat deals alone against the other two, and the attackers'
 target is its bid. If all pass, the opener deals at ``bid_open`` (rules.md, decisions 60–63).
@@ -87,12 +88,13 @@ class Auction:
         return ruleset.bid_open if standing is None else standing[1] - ruleset.bid_step
 
     def legal_targets(self, ruleset: Ruleset) -> list[int]:
-        """Every target the seat to speak may bid, highest first (empty once over)."""
+        """Every target the seat to speak may bid, highest first (empty once over, or when
+        the standing bid is the lowest: the seat can only pass)."""
         if self.is_over:
             return []
         step = ruleset.bid_step
         top = self.ceiling(ruleset) // step * step
-        return list(range(top, step - 1, -step))
+        return list(range(top, lowest_bid(ruleset) - 1, -step))
 
     def refusal(self, seat: int, target: int, ruleset: Ruleset) -> tuple[Reason, str] | None:
         """Why ``seat`` may not bid ``target`` now, or None if it may."""
@@ -104,8 +106,9 @@ class Auction:
         step = ruleset.bid_step
         if target % step:
             return Reason.BAD_BID, f"a bid is a multiple of {step} points"
-        if target < step:
-            return Reason.BAD_BID, f"the lowest bid is {step} points"
+        low = lowest_bid(ruleset)
+        if target < low:
+            return Reason.BAD_BID, f"the lowest bid is {low} points"
         top = self.ceiling(ruleset)
         if target > top:
             standing = self.standing
@@ -139,6 +142,16 @@ class Auction:
             raise ValueError("the auction is not over")
         standing = self.standing
         return standing if standing is not None else (self.opener, ruleset.bid_open)
+
+
+def lowest_bid(ruleset: Ruleset) -> int:
+    """The lowest target a bid may name: ``bid_min``, and never below one ``bid_step``.
+
+    >>> from shengji.core.ruleset import preset
+    >>> lowest_bid(preset("three-player")), lowest_bid(preset("three-player", {"bid_min": 0}))
+    (100, 5)
+    """
+    return max(ruleset.bid_min, ruleset.bid_step)
 
 
 def target_level_change(points: int, target: int) -> LevelChange:

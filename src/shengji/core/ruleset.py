@@ -22,6 +22,8 @@ from shengji.core.errors import NotationError, RulesetError
 ThrowPolicy = Literal["validated", "others-void", "never"]
 ThrowForced = Literal["smallest", "structure-first"]
 KittyFormula = Literal["power-of-size", "lianzhong", "tournament", "last-trick-transfer"]
+KittyThrowUnits = Literal["lead", "winner"]
+DealOrder = Literal["dealer", "random"]
 FollowOrder = Literal["qq", "lianzhong", "four-deck"]
 DeclarationStyle = Literal["classic", "grab", "tournament", "hidden"]
 NoDeclaration = Literal["no-trump", "kitty-card", "spades"]
@@ -180,6 +182,11 @@ class Ruleset:
     """How the kitty is multiplied when the attackers win the last trick (RULES.md §6)."""
     kitty_cap: int = 64
     """Upper bound of the power-of-size multiplier."""
+    kitty_throw_units: KittyThrowUnits = "lead"
+    """Last lead a throw: the multiplier counts the throw's units (``lead``, QQ "如果最后一圈
+    牌为甩牌，只根据甩牌中的最大牌型计算抠底倍数") or the units of the play that won the trick
+    (``winner``, 联众 / 边锋 "具体得分根据最大一方牌情规定如下"): ♥ trump, ``SA SK`` ruffed by
+    ``H3 H3`` is ×2 by the lead and ×4 (a pair) by the winner under the 联众 formula."""
     level_table: str = "classic"
     """Name of the level-progression table in ``LEVEL_TABLES``."""
     ruff_compare: Literal["biggest-structure"] = "biggest-structure"
@@ -206,6 +213,16 @@ class Ruleset:
     """竞标: the highest first bid, and the target when every seat passes."""
     bid_step: int = 5
     """竞标: bids are multiples of this, each at least this much below the last."""
+    bid_min: int = 100
+    """竞标: the lowest bid (a multiple of ``bid_step``; 0: one step). Half the pack: a
+    lower target lets a captured pack move the attackers more than three levels."""
+    deal_order: DealOrder = "dealer"
+    """Who is dealt the first card: the dealer (the first deal: seat 0), or a seat drawn
+    per deal from its seed (四副牌 "发牌顺序：每轮由系统随机决定发牌顺序"); the cards go round
+    in play order from it, and so does the declaring window."""
+    player_aids: bool = True
+    """Hints, the last-trick view and the card counter (记牌器) are offered to the players;
+    ``False`` in tournament rooms ("不许查牌、不许提示"). Bots' own memory is untouched."""
     dealer_rotation: DealerRotation = "partner"
     """Dealer side keeps the deal: the dealer's partner deals next, or the same dealer."""
     first_deal_overturn_takes_dealer: bool = False
@@ -307,6 +324,12 @@ class Ruleset:
                 f"bid_open must be a multiple of bid_step ({self.bid_step}), not {self.bid_open}",
                 "bid_open",
             )
+        _check_range("bid_min", self.bid_min, 0, self.bid_open)
+        if self.bid_min % self.bid_step:
+            raise RulesetError(
+                f"bid_min must be a multiple of bid_step ({self.bid_step}), not {self.bid_min}",
+                "bid_min",
+            )
         if len(self.name) > 40 or not self.name.isprintable():
             raise RulesetError("name must be at most 40 printable characters", "name")
         for name, allowed in _CHOICES.items():
@@ -361,6 +384,8 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "throw_policy": ("validated", "others-void", "never"),
     "throw_forced": ("smallest", "structure-first"),
     "kitty_formula": ("power-of-size", "lianzhong", "tournament", "last-trick-transfer"),
+    "kitty_throw_units": ("lead", "winner"),
+    "deal_order": ("dealer", "random"),
     "follow_order": ("qq", "lianzhong", "four-deck"),
     "declaration": ("classic", "grab", "tournament", "hidden"),
     "no_declaration": ("no-trump", "kitty-card", "spades"),
@@ -374,10 +399,18 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-STORED_BEFORE: Final[dict[str, Any]] = {"friend_rule": "nth-played"}
+STORED_BEFORE: Final[dict[str, Any]] = {
+    "friend_rule": "nth-played",
+    "kitty_throw_units": "lead",
+    "bid_min": 0,
+    "deal_order": "dealer",
+    "player_aids": True,
+}
 """Options added after rulesets were first stored, with the value a stored ruleset that
 lacks them was played under (``from_dict`` only: presets and ``Ruleset()`` use the
-defaults). Find-a-friend records from before the nearest-holder rule replay as played."""
+defaults). Find-a-friend records from before the nearest-holder rule replay as played, and
+so do 联众 kitties, 竞标 bids, four-deck deals and tournament rooms from before their
+readings (docs/rules.md, Decisions 139–142)."""
 
 
 def _convert(data: dict[str, Any], base: Ruleset | None = None) -> dict[str, Any]:
@@ -436,6 +469,7 @@ PRESETS: Final[dict[str, Ruleset]] = {
         level_table="lianzhong",
         follow_order="lianzhong",
         throw_forced="smallest",  # "其它情况符合两副牌拖拉机规则" (seed 000 §一; Decision 138)
+        kitty_throw_units="winner",  # "根据最大一方牌情" (seed 000 §一; Decision 139)
         first_deal_overturn_takes_dealer=True,
     ),
     "bianfeng": Ruleset(
@@ -443,6 +477,7 @@ PRESETS: Final[dict[str, Ruleset]] = {
         kitty_formula="lianzhong",
         follow_order="lianzhong",
         throw_forced="smallest",  # "甩牌失败只能出最小的" (seed 002; Decision 111)
+        kitty_throw_units="winner",  # "具体得分根据最大一方牌情规定如下" (seed 002; Decision 139)
         first_deal_overturn_takes_dealer=True,
     ),
     "one-deck": Ruleset(name="one-deck", decks=1, kitty_size=6, level_table="one-deck"),
@@ -470,6 +505,7 @@ PRESETS: Final[dict[str, Ruleset]] = {
         declaration="hidden",
         allow_self_overturn=False,
         no_declaration="spades",
+        deal_order="random",  # "发牌顺序：每轮由系统随机决定发牌顺序" (seed 002; Decision 141)
         first_deal_overturn_takes_dealer=True,
     ),
     "tournament": Ruleset(
@@ -484,6 +520,7 @@ PRESETS: Final[dict[str, Ruleset]] = {
         kitty_card_index=0,
         jack_kitty_reset=True,
         allow_self_overturn=False,
+        player_aids=False,  # "在比赛过程中任何一方不许查牌、不许提示" (seed 002 十; Decision 140)
         first_deal_overturn_takes_dealer=True,
     ),
     "three-player": Ruleset(
@@ -495,12 +532,14 @@ PRESETS: Final[dict[str, Ruleset]] = {
         rebury=True,
         rebury_swap=6,
         kitty_shown=3,
+        bid_min=100,  # the sheet gives bids (150, 120, 115), no floor (Decision 142)
     ),
     "find-friend": Ruleset(
         name="find-friend",
         kitty_formula="lianzhong",
         follow_order="lianzhong",
         throw_forced="smallest",  # 边锋, as bianfeng (Decision 111)
+        kitty_throw_units="winner",  # 边锋, as bianfeng: "根据最大一方牌情" (Decision 139)
         partnership="find-friend",
         first_deal_overturn_takes_dealer=True,
     ),

@@ -28,21 +28,34 @@ class LevelChange(NamedTuple):
 
 
 def winning_units(
-    lead: Sequence[int], winning_play: Sequence[int], ctx: TrumpContext
+    lead: Sequence[int], winning_play: Sequence[int], ctx: TrumpContext, by_winner: bool = False
 ) -> list[Unit]:
-    """The units a winning play counts with: its own single unit, else the lead's shapes."""
+    """The units a winning play counts with: its own single unit, else the lead's shapes;
+    ``by_winner`` (联众 / 边锋 "根据最大一方牌情"): a throw's winner counts its own units.
+
+    >>> from shengji.core.order import context
+    >>> from shengji.core.cards import parse_cards as p
+    >>> ctx = context(8, 1)                                   # level 10, hearts trump
+    >>> [str(u) for u in winning_units(p("SA SK"), p("H3 H3"), ctx)]
+    ['SA', 'SK']
+    >>> [str(u) for u in winning_units(p("SA SK"), p("H3 H3"), ctx, by_winner=True)]
+    ['H3 H3']
+    """
     lead_units = decompose(lead, ctx)
     c = classify(winning_play, ctx)
-    if len(c.units) == 1 and c.kind not in ("mixed", "empty") and len(lead_units) == 1:
+    if c.kind in ("mixed", "empty"):
+        return lead_units
+    if len(c.units) == 1 and len(lead_units) == 1:
         return list(c.units)
-    return lead_units
+    return list(c.units) if by_winner else lead_units
 
 
 def kitty_multiplier(
     lead: Sequence[int], winning_play: Sequence[int], ctx: TrumpContext, ruleset: Ruleset
 ) -> int:
-    """Multiplier of the kitty's points when ``winning_play`` takes the last trick."""
-    units = winning_units(lead, winning_play, ctx)
+    """Multiplier of the kitty's points when ``winning_play`` takes the last trick; a
+    throw's units are the lead's or the winner's as ``ruleset.kitty_throw_units`` says."""
+    units = winning_units(lead, winning_play, ctx, ruleset.kitty_throw_units == "winner")
     formula = ruleset.kitty_formula
     if formula == "power-of-size":
         return min(ruleset.kitty_cap, max(1 << u.size for u in units))

@@ -52,7 +52,7 @@ from shengji.core.declaring import (
     refusal_now,
     standing_after,
 )
-from shengji.core.draws import shuffle
+from shengji.core.draws import below, shuffle
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import (
     AuctionWon,
@@ -168,6 +168,17 @@ class DealResult:
 def display_order(ctx: TrumpContext) -> tuple[int, ...]:
     """All 54 kinds in display order for a context (trumps first, high cards first)."""
     return tuple(sorted(range(54), key=ctx.sort_key))
+
+
+def first_seat_dealt(seed: int | str, players: int) -> int:
+    """The seat dealt the first card under ``deal_order="random"``, drawn from the deal's
+    seed apart from the shuffle (四副牌 "每轮由系统随机决定发牌顺序"), so a replay deals it
+    again.
+
+    >>> first_seat_dealt("match/3", 4) == first_seat_dealt("match/3", 4)
+    True
+    """
+    return below(random.Random(f"{seed}/deal-order"), players)
 
 
 def _hidden_overturns(declared: Sequence[Declaration], ruleset: Ruleset) -> int:
@@ -329,7 +340,9 @@ class DealState:
         first, and ``level`` becomes the winner's level when the auction ends. ``rights``
         (亮牌权): only these seats may declare, each with its own level from ``levels``;
         the declarer deals (nobody: ``rights[0]``), ``dealer`` is ignored and the cards are
-        dealt from ``rights[0]``.
+        dealt from ``rights[0]``. ``deal_order="random"`` (four decks): the cards are dealt
+        from a seat drawn from ``seed`` (``first_seat_dealt``), which also opens the
+        declaring window and deals a first deal nobody declares in.
         """
         cards = deck(ruleset.decks)
         shuffle(random.Random(seed), cards)
@@ -350,6 +363,8 @@ class DealState:
         if bidding:  # the auction decides the dealer
             s.dealer = None
             s.start = deal_no % ruleset.players
+        elif ruleset.deal_order == "random" and not s.rights:
+            s.start = first_seat_dealt(seed, ruleset.players)
         s.seat_levels = tuple(levels) if levels is not None else (level,) * ruleset.players
         s.auction = Auction(s.start, ruleset.players) if bidding else None
         s.target = None
