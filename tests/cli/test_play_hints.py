@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from shengji.cli.i18n import CATALOGS, without_hints
 from shengji.cli.play import play_command
 from tests.cli.test_play import args
 
@@ -94,3 +95,51 @@ def test_seat_labels_never_read_as_cards() -> None:
             seats = re.findall(r"(?:^Trick \d+: |\| )(\S+)", line)
             assert seats and all(re.fullmatch(r"#[1-4]", s) for s in seats), line
             assert not re.search(r"\bS[0-3]\b", line.split("->")[1]), line
+
+
+# ------------------------------------------- tournament: "不许查牌、不许提示" (Decision 140)
+
+
+class Asker(io.StringIO):
+    """Types ``hint`` at each prompt until the ``n``-th, where it quits."""
+
+    def __init__(self, screen: io.StringIO, n: int = 3) -> None:
+        super().__init__()
+        self.screen, self.n = screen, n
+
+    def readline(self, size: int | None = -1) -> str:
+        self.n -= 1
+        answer = "hint" if self.n > 0 else "quit"
+        self.screen.write(answer + "\n")
+        return answer + "\n"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_tournament_table_offers_no_hints(lang: str) -> None:
+    screen, err = io.StringIO(), io.StringIO()
+    code = play_command(args(preset="tournament", seed="5", lang=lang), Asker(screen), screen,
+                        err)
+    text = screen.getvalue()
+    assert code == 1 and err.getvalue() == ""  # it quit at the third prompt
+    refusal = "no hints at this table (不许提示)" if lang == "en" else "本桌不许提示"
+    assert text.count(refusal) == 2
+    prompts = text.replace("hint\n", "\n").replace(refusal, "")
+    assert "hint" not in prompts and "提示" not in prompts, prompts[-800:]
+
+
+def test_a_room_option_turns_the_hints_off_elsewhere_and_prompts_stay_whole() -> None:
+    screen, err = io.StringIO(), io.StringIO()
+    play_command(args(options='{"player_aids": false}'), Asker(screen), screen, err)
+    assert "no hints at this table" in screen.getvalue()
+    on = io.StringIO()
+    play_command(args(), Asker(on), on, err)
+    assert "no hints at this table" not in on.getvalue() and "  hint: " in on.getvalue()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_prompt_loses_its_hint_offer(lang: str) -> None:
+    catalog = CATALOGS[lang]
+    for key, text in catalog.items():
+        if key.startswith("play.") and not key.startswith(("play.hint", "play.no-")):
+            bare = without_hints(text)
+            assert "hint" not in bare and "提示" not in bare, key

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib.resources import files
-from typing import Any
+from typing import Any, Final
 
 EN: dict[str, str] = {
     "seat": "#{n}",
@@ -121,6 +121,7 @@ EN: dict[str, str] = {
     "play.hint": "  hint: {text}",
     "play.hint-enter": "  hint: (press Enter: do not declare now)",
     "play.no-hint": "  hint: none",
+    "play.no-aids": "  no hints at this table (不许提示)",
     "play.bids": "  kitty shows {shown}; bids: {bids}",
     "play.no-bids": "none yet",
     "play.bid-prompt": "bid the attackers' target ({most}, steps of {step}), pass or hint: ",
@@ -229,6 +230,7 @@ ZH: dict[str, str] = {
     "play.hint": "  提示：{text}",
     "play.hint-enter": "  提示：（直接回车：现在不亮）",
     "play.no-hint": "  提示：无",
+    "play.no-aids": "  本桌不许提示",
     "play.bids": "  亮出的底牌 {shown}；叫分：{bids}",
     "play.no-bids": "还没人叫",
     "play.bid-prompt": "叫闲家目标分（{most}，每档 {step} 分），pass 不叫，hint 提示：",
@@ -270,6 +272,25 @@ CATALOGS: dict[str, dict[str, str]] = {"en": EN, "zh": ZH}
 def tr(lang: str, key: str, **fields: Any) -> str:
     """The message ``key`` in ``lang`` with ``fields`` filled in (English if unknown)."""
     return CATALOGS.get(lang, EN)[key].format(**fields)
+
+
+_HINT_WORDS: Final = (
+    (" (or hint)", ""), ("; Enter = no, hint", "; Enter = no"), (", pass or hint", " or pass"),
+    (" or hint", ""), ("'hint', ", ""), ("，hint = 提示", ""), ("；hint = 提示", ""),
+    ("（hint = 提示）", ""), ("，hint 提示", ""), ("或 hint", ""), ("'hint'（提示）、", ""),
+)
+"""Where the prompts offer a hint, and what they say without it."""
+
+
+def without_hints(text: str) -> str:
+    """A prompt as a table without hints says it (tournament: "不许提示").
+
+    >>> without_hints(tr("en", "play.play")), without_hints(tr("zh", "play.play"))
+    ('play: ', '出牌：')
+    """
+    for offer, bare in _HINT_WORDS:
+        text = text.replace(offer, bare)
+    return text
 
 
 @cache

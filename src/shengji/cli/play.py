@@ -26,7 +26,7 @@ from shengji.bots.registry import (
     parse_bot_spec,
     with_think_ms,
 )
-from shengji.cli.i18n import named, refusal, tr
+from shengji.cli.i18n import named, refusal, tr, without_hints
 from shengji.cli.replay import Narrator
 from shengji.core.actions import (
     Action,
@@ -98,14 +98,22 @@ class HumanPlayer:
 
     name = "human"
 
-    def __init__(self, inp: TextIO, out: TextIO, adviser: Bot, lang: str = "en") -> None:
+    def __init__(
+        self, inp: TextIO, out: TextIO, adviser: Bot | None, lang: str = "en"
+    ) -> None:
         self.inp = inp
         self.out = out
         self.adviser = adviser
+        """The bot whose choice a hint prints; None where the rules offer no hints."""
         self.lang = lang
 
     def t(self, key: str, **fields: Any) -> str:
         return tr(self.lang, key, **fields)
+
+    def prompt(self, key: str, **fields: Any) -> str:
+        """A prompt, offering a hint only where the table gives hints."""
+        text = self.t(key, **fields)
+        return text if self.adviser is not None else without_hints(text)
 
     def seat(self, seat: int) -> str:
         return seat_label(self.lang, seat)
@@ -119,7 +127,11 @@ class HumanPlayer:
         return line.strip()
 
     def _hint(self, view: DealView, legal: LegalActions) -> None:
-        """Print what the adviser would do, exactly as it is typed back."""
+        """Print what the adviser would do, exactly as it is typed back (a table without
+        hints says so)."""
+        if self.adviser is None:
+            self.out.write(self.t("play.no-aids") + "\n")
+            return
         action = self.adviser.choose(view, legal)
         text = typed_form(action, view.ruleset.friend_rule == "nth-played")
         if text is None:
@@ -172,7 +184,7 @@ class HumanPlayer:
         if phase is Phase.DEALING:
             while True:
                 text = self._ask(
-                    self.t("play.declare-now", options=declarations or self.t("play.nothing"))
+                    self.prompt("play.declare-now", options=declarations or self.t("play.nothing"))
                 )
                 if not text:
                     return None
@@ -186,7 +198,7 @@ class HumanPlayer:
             key = "play.rebury" if phase is Phase.REBURY else "play.declare"
             key += "-window" if declarations else "-none"  # nothing to show: say so
             while True:
-                text = self._ask(self.t(key, options=declarations))
+                text = self._ask(self.prompt(key, options=declarations))
                 if text.lower() in ("", "pass", "p"):
                     return Pass(seat)
                 if text.lower() in HINTS:
@@ -203,7 +215,7 @@ class HumanPlayer:
             count = view.hand_sizes[seat] - view.ruleset.hand_size  # 竞标 swap: 6
             while True:
                 kitty = cards_str(view.kitty or ()) or "?"
-                text = self._ask(self.t("play.bury", kitty=kitty, n=count))
+                text = self._ask(self.prompt("play.bury", kitty=kitty, n=count))
                 if text.lower() in HINTS:
                     self._hint(view, legal)
                     continue
@@ -217,7 +229,7 @@ class HumanPlayer:
         ) or self.t("play.you-lead")
         self.out.write(self.t("play.trick", trick=trick) + "\n")
         while True:
-            text = self._ask(self.t("play.play"))
+            text = self._ask(self.prompt("play.play"))
             if text.lower() in HINTS:
                 self._hint(view, legal)
                 continue
@@ -238,7 +250,7 @@ class HumanPlayer:
         self.out.write(self.t("play.bids", shown=cards_str(view.shown), bids=said) + "\n")
         while True:
             text = self._ask(
-                self.t("play.bid-prompt", most=most, step=view.ruleset.bid_step)
+                self.prompt("play.bid-prompt", most=most, step=view.ruleset.bid_step)
             ).lower()
             if text in ("", "pass", "p"):
                 return Pass(legal.seat)
@@ -255,7 +267,7 @@ class HumanPlayer:
     def _name_trump(self, view: DealView, legal: LegalActions) -> Action:
         """竞标: the auction's winner names a suit."""
         while True:
-            text = self._ask(self.t("play.name-trump", target=view.target))
+            text = self._ask(self.prompt("play.name-trump", target=view.target))
             if text.lower() in ("hint", "?"):  # not "h": that is hearts here
                 self._hint(view, legal)
                 continue
@@ -268,7 +280,7 @@ class HumanPlayer:
         (``nth-played`` tables: which copy of which card, played by another seat)."""
         by_copy = view.ruleset.friend_rule == "nth-played"
         while True:
-            text = self._ask(self.t("play.call" if by_copy else "play.call-card"))
+            text = self._ask(self.prompt("play.call" if by_copy else "play.call-card"))
             if text.lower() in HINTS:
                 self._hint(view, legal)
                 continue
@@ -323,7 +335,11 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
         why = tr(lang, "play.bad-seat", last=ruleset.players - 1)
         err.write(tr(lang, "play.error", why=why) + "\n")
         return 2
-    adviser = make_bot(args.bots, f"{args.seed}.hint", allow_import=True)
+    adviser = (
+        make_bot(args.bots, f"{args.seed}.hint", allow_import=True)
+        if ruleset.player_aids
+        else None
+    )
     human = HumanPlayer(inp, out, adviser, lang)
     players: list[Bot] = [
         human if k == seat else make_bot(args.bots, f"{args.seed}.{k}", allow_import=True)
@@ -335,11 +351,9 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
         else tr(lang, "play.no-partner")
     )
     you = seat_label(lang, seat)
-    out.write(
-        tr(lang, "play.intro", ruleset=named(lang, "preset", ruleset.name), seat=you,
-           partner=partner, bots=named(lang, "bot", args.bots))
-        + "\n"
-    )
+    intro = tr(lang, "play.intro", ruleset=named(lang, "preset", ruleset.name), seat=you,
+               partner=partner, bots=named(lang, "bot", args.bots))
+    out.write((intro if adviser is not None else without_hints(intro)) + "\n")
     printer = Narrator(out, lang, MatchState.new(ruleset, args.seed), None, viewer=seat)
 
     def narrate(_action: Action, state: MatchState, events: list[Event]) -> None:

@@ -8,8 +8,9 @@ alone), the seat's hand in display order, the actions other than cards it may ta
 seat's role, the fixed teams, the attackers' goal, their point cards (after a friend's reveal
 too) and the points that are not on cards (failed-throw penalties), how the hand falls into
 suits (``hand_groups``, so a client may reorder whole groups), and the cards played so far per
-suit with how many of that suit this seat has not seen yet (``played``, a 记牌器). A browser
-computes none of this; it renders it.
+suit with how many of that suit this seat has not seen yet (``played``, a 记牌器; empty where
+the ruleset offers no player aids, ``player_aids``: "不许查牌"). A browser computes none of
+this; it renders it.
 
 >>> from shengji.core.cards import cards_str
 >>> from shengji.core.ruleset import PRESETS
@@ -137,16 +138,21 @@ class SharedFacts:
     public: TableFacts
     ctx: TrumpContext
     played_counts: tuple[int, ...]
+    played: tuple[PlayedSuit, ...]
+    """The spectator's ``played_by_suit``, also where the table offers no card counter
+    (``public.played`` is empty then): each seat's counts are worked out from it."""
 
     def __init__(
         self,
         public: TableFacts,
         ctx: TrumpContext,
         played_counts: tuple[int, ...],
+        played: tuple[PlayedSuit, ...],
     ) -> None:
         object.__setattr__(self, "public", public)
         object.__setattr__(self, "ctx", ctx)
         object.__setattr__(self, "played_counts", played_counts)
+        object.__setattr__(self, "played", played)
 
 
 def shared_facts(state: DealState) -> SharedFacts:
@@ -162,9 +168,10 @@ def shared_facts(state: DealState) -> SharedFacts:
     counts = played_counts(state)
     won = _attackers_point_cards(state.tricks, state.defenders)
     gain = state.result.kitty_gain if state.result is not None else 0
+    played = played_by_suit(state, None, ctx, counts)
     public = TableFacts(
         hand_groups=(),
-        played=played_by_suit(state, None, ctx, counts),
+        played=played if rs.player_aids else (),
         trumps=trump_kinds(ctx),
         hand=(),
         options=(),
@@ -175,7 +182,7 @@ def shared_facts(state: DealState) -> SharedFacts:
         point_cards=won,
         penalty_points=state.attacker_points - sum(points(c) for c in won) - gain,
     )
-    return SharedFacts(public, ctx, counts)
+    return SharedFacts(public, ctx, counts, played)
 
 
 def table_facts(
@@ -204,11 +211,11 @@ def table_facts(
         state,
         seat,
         ctx,
-        pub.played if same else played_by_suit(state, None, ctx, shared.played_counts),
+        shared.played if same else played_by_suit(state, None, ctx, shared.played_counts),
     )
     return TableFacts(
         hand_groups=groups,
-        played=played,
+        played=played if state.ruleset.player_aids else (),
         trumps=pub.trumps if same else trump_kinds(ctx),
         hand=hand,
         options=options,

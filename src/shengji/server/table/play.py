@@ -322,8 +322,12 @@ def on_bot_declared(s: Step, cmd: BotDeclared) -> None:
 
 
 def on_hint(s: Step, conn: int, bot: str | None) -> None:
-    """One legal action for the connection's seat (a bot's choice when ``bot`` is named)."""
+    """One legal action for the connection's seat (a bot's choice when ``bot`` is named);
+    refused where the room's rules offer no hints (tournament: "不许提示")."""
     t = s.t
+    if not t.config.ruleset.player_aids:
+        s.error(conn, "no-aids", "this room's rules offer no hints (不许提示)")
+        return
     v = t.conns[conn]
     seat, m = v.seat, t.match
     action: Action | None = None

@@ -92,8 +92,12 @@ def render_view(
     facts: TableFacts | None = None,
 ) -> GameView:
     """A core view as a wire ``GameView`` (never more than the view holds); ``facts`` (the
-    same seat's ``table_facts``) fill the display fields and order the hand."""
+    same seat's ``table_facts``) fill the display fields and order the hand. A ruleset
+    without player aids (``player_aids``, "不许查牌") shows the last trick only while its
+    cards lie on the table: until the next lead."""
     last = view.tricks[-1] if view.tricks else None
+    if last is not None and view.trick and not view.ruleset.player_aids:
+        last = None
     if facts is not None:
         won: list[int] = list(facts.point_cards)
     else:

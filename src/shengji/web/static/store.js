@@ -609,6 +609,7 @@ export function selectAction(action) {
 
 export function askHint() {
   if (!myTurn() && !(state.game && state.game.phase === "dealing")) return;
+  if (state.room && state.room.ruleset && state.room.ruleset.player_aids === false) return;
   set({ hintBusy: true, lastHint: undefined });
   send({ t: "hint", bot: "heuristic" });
 }

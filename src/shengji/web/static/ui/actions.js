@@ -5,7 +5,7 @@
 import { t } from "../i18n.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { actionLabel, reasonText } from "./labels.js";
+import { actionLabel, aidsOff, reasonText } from "./labels.js";
 import { BidPicker, FriendPicker } from "./pickers.js";
 
 const { state } = S;
@@ -74,11 +74,11 @@ export function ActionBar() {
       ${preselect ? html`<button class=${armed ? "armed" : "primary"} data-testid="play-armed"
           aria-pressed=${armed} onClick=${() => S.armSelection()} title=${t("keys.enter")}>
           ${armed ? t("action.unarm") : t("action.play_when_turn")}</button>` : null}
-      ${state.seat != null && (turn || phase === "dealing") && phase !== "done" ? html`<button
+      ${state.seat != null && (turn || phase === "dealing") && phase !== "done" && !aidsOff() ? html`<button
           data-testid="hint" onClick=${() => S.askHint()} disabled=${state.hintBusy}
           title=${t("keys.h")}>${t("action.hint")}</button>` : null}
       ${state.selected.length ? html`<button class="ghost" onClick=${() => S.clearSelection()}>${t("action.clear")}</button>` : null}
-      ${g.last_trick ? html`<button class="ghost" data-testid="last-trick"
+      ${g.last_trick && !aidsOff() ? html`<button class="ghost" data-testid="last-trick"
           onClick=${() => S.set({ showLast: !state.showLast })}>${t("action.last_trick")}</button>` : null}
       ${nudgeTarget() != null ? html`<button class="ghost" onClick=${() => S.send({ t: "nudge" })}>${t("action.nudge")}</button>` : null}
       <${AutoButton} />

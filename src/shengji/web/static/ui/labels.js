@@ -99,6 +99,12 @@ export function cardLabel(c) {
   return { S: "♠", H: "♥", D: "♦", C: "♣" }[c[0]] + c.slice(1);
 }
 
+/** Whether the room's rules offer no hints, last-trick view nor card counter (tournament
+ * rooms: "不许查牌、不许提示"); the server refuses them there too. */
+export function aidsOff() {
+  return !!state.room && !!state.room.ruleset && state.room.ruleset.player_aids === false;
+}
+
 /** Whether the dealer names a copy ("the 2nd ♠A": nth-played) or just a card (边锋: its
  * holder nearest the dealer is the friend). */
 export function callsCopy() {

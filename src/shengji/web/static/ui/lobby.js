@@ -127,12 +127,22 @@ function CreateRoom() {
       ${info.partnership === "find-friend" ? html`<${FriendOptions} info=${info} extra=${extra} onChange=${setExtra} />` : null}
       ${info.ruleset && info.ruleset.rebury ? null : html`<label class="check"><input type="checkbox" checked=${rebury}
         onChange=${(e) => setRebury(e.target.checked)} /> ${t("lobby.rebury")}</label>`}
+      <${NoAids} info=${info} extra=${extra} onChange=${setExtra} />
       <label class="check"><input type="checkbox" checked=${priv} data-testid="private"
         onChange=${(e) => setPriv(e.target.checked)} /> ${t("lobby.private")}</label>
       <button class="primary" type="submit" data-testid="create">${t("lobby.create_btn")}</button>
       ${err ? html`<p class="error">${err}</p>` : null}
     </form>
   </section>`;
+}
+
+/** 不许查牌、不许提示 (the tournament sheet): no hints, last-trick view or card counter; the
+ * preset's value (tournament: on) until changed. */
+function NoAids({ info, extra, onChange }) {
+  const rs = info.ruleset || {};
+  const off = "player_aids" in extra ? extra.player_aids === false : rs.player_aids === false;
+  return html`<label class="check"><input type="checkbox" data-testid="no-aids" checked=${off}
+    onChange=${(e) => onChange({ ...extra, player_aids: !e.target.checked })} /> ${t("lobby.no_aids")}</label>`;
 }
 
 /** Find-a-friend options (seed 002): how the dealer side shares its levels, and the J and A

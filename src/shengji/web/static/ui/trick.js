@@ -8,7 +8,7 @@ import { Card, splitCards } from "../cards.js";
 import { MOTION_MS, flyFrom, flyTo } from "../motion.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { seatName } from "./labels.js";
+import { aidsOff, seatName } from "./labels.js";
 import { seatPos } from "./seats.js";
 
 const { state } = S;
@@ -110,7 +110,7 @@ export function TrickArea() {
 export function LastTrick() {
   const g = state.game;
   const lt = g.last_trick;
-  if (!state.showLast || !lt) return null;
+  if (!state.showLast || !lt || aidsOff()) return null;
   return html`<div class="overlay" onClick=${() => S.set({ showLast: false })}>
     <div class="dialog small" data-testid="last-trick-dialog" onClick=${(e) => e.stopPropagation()}>
       <h3>${t("last.title")}</h3>

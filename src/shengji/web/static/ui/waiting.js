@@ -5,7 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { t, tn } from "../i18n.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { isAway, onLoopback, roomLink, seatName, teams } from "./labels.js";
+import { aidsOff, isAway, onLoopback, roomLink, seatName, teams } from "./labels.js";
 import { LevelSequence, isShortSequence } from "./levels.js";
 
 const { state } = S;
@@ -36,6 +36,7 @@ export function WaitingRoom() {
       <p class="muted small">${t("preset_desc." + room.preset)}
         ${room.max_deals ? " " + tn("room.max_deals", room.max_deals) : ""}</p>
       <p class="muted small" data-testid="room-pace">${paceLine(room.options)}</p>
+      ${aidsOff() ? html`<p class="small" data-testid="room-no-aids">${t("room.no_aids")}</p>` : null}
       ${isShortSequence(room.ruleset.level_sequence) ? html`<p class="small"><${LevelSequence} seq=${room.ruleset.level_sequence} /></p>` : null}
       <div class="row">
         <input class="link" readonly value=${roomLink(room.code)} data-testid="room-link"
