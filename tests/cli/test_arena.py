@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Final
 
 import pytest
 
@@ -92,11 +93,27 @@ ISSUE_12_PRESETS = {
 """Every preset whose play issue 12 changed, and the items that changed it."""
 
 
-@pytest.mark.parametrize("name", sorted(ISSUE_12_PRESETS))
+ISSUE_40_PRESETS: Final = {
+    "lianzhong": "a throw's winner sets the multiplier (Decision 139)",
+    "bianfeng": "a throw's winner sets the multiplier (Decision 139)",
+    "find-friend": "a throw's winner sets the multiplier (Decision 139)",
+    "lianzhong-three-deck": "a throw's winner sets the multiplier (Decision 139)",
+    "four-deck": "the seat dealt first drawn per deal (Decision 141)",
+    "tournament": "no player aids (Decision 140)",
+    "three-player": "the lowest bid 100 (Decision 142)",
+}
+"""Every preset whose play or table issue 40 changed."""
+
+
+def test_every_preset_is_in_a_seeded_arena() -> None:
+    assert set(PRESETS) <= set(ISSUE_12_PRESETS) | set(ISSUE_40_PRESETS)
+
+
+@pytest.mark.parametrize("name", sorted(set(ISSUE_12_PRESETS) | set(ISSUE_40_PRESETS)))
 def test_seeded_arena_of_a_platform_preset_conserves_cards(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # issue 12: the presets whose rules changed play whole seeded arenas, every card
+    # issues 12 and 40: the presets whose rules changed play whole seeded arenas, every card
     # accounted for at every step of every deal (hands + kitty + tricks = the pack)
     players = PRESETS[name].players
     bots = ",".join(("heuristic", "random")[i % 2] for i in range(players))
