@@ -19,9 +19,14 @@ from shengji.core.display import (
 )
 from shengji.core.order import TRUMP
 from shengji.core.phases import Phase
-from shengji.core.ruleset import PRESETS
+from shengji.core.ruleset import PRESETS, Ruleset
 from shengji.core.state import DealState, display_order
 from tests.core.test_views_display import _random_deal
+
+
+def _aids(name: str) -> Ruleset:
+    """The preset with its card counter on (tournament rooms have none: Decision 140)."""
+    return PRESETS[name].replace({"player_aids": True})
 
 
 def _played_so_far(state: DealState) -> list[int]:
@@ -31,8 +36,8 @@ def _played_so_far(state: DealState) -> list[int]:
 
 @pytest.mark.parametrize("name", sorted(PRESETS))
 def test_played_cards_and_unseen_counts_add_up(name: str) -> None:
-    rs = PRESETS[name]
-    for state, _ in _random_deal(name, 3):
+    rs = _aids(name)
+    for state, _ in _random_deal(name, 3, rs):
         played = sorted(_played_so_far(state))
         for seat in (*range(rs.players), None):
             f = table_facts(state, seat)
@@ -73,8 +78,8 @@ def test_played_counts_match_a_recount_at_every_step(name: str) -> None:
 def test_a_seats_cards_worked_out_in_one_pass_equal_each_worked_out_apart(name: str) -> None:
     """``table_facts`` sorts the hand, groups it and counts the unseen cards of each suit
     in one pass (from the spectator's panel); each equals its own reference function."""
-    rs = PRESETS[name]
-    for state, _ in _random_deal(name, 6):
+    rs = _aids(name)
+    for state, _ in _random_deal(name, 6, rs):
         for seat in range(rs.players):
             f = table_facts(state, seat)
             ctx = _trump_context(state, seat)
@@ -82,6 +87,19 @@ def test_a_seats_cards_worked_out_in_one_pass_equal_each_worked_out_apart(name: 
             assert f.hand == hand
             assert f.hand_groups == hand_groups(ctx, hand)
             assert f.played == played_by_suit(state, seat, ctx)
+
+
+def test_a_table_without_aids_shows_no_card_counter_and_the_same_hand() -> None:
+    """Tournament: "不许查牌" — ``played`` is empty for every seat and a spectator; the hand,
+    its groups and every other fact are those of the same deal with the counter on."""
+    on, off = _random_deal("tournament", 3, _aids("tournament")), _random_deal("tournament", 3)
+    assert not PRESETS["tournament"].player_aids and len(on) == len(off)
+    for (a, _), (b, _) in zip(on, off, strict=True):
+        for seat in (*range(4), None):
+            fa, fb = table_facts(a, seat), table_facts(b, seat)
+            assert fb.played == () and (fa.played != () or seat is None)
+            assert (fa.hand, fa.hand_groups, fa.options, fa.point_cards) == (
+                fb.hand, fb.hand_groups, fb.options, fb.point_cards)
 
 
 def test_a_play_shows_under_its_effective_suit() -> None:

@@ -16,15 +16,18 @@ from shengji.core.events import FriendRevealed
 from shengji.core.legal import legal_actions
 from shengji.core.match import MatchState
 from shengji.core.phases import Phase
-from shengji.core.ruleset import PRESETS, preset
+from shengji.core.ruleset import PRESETS, Ruleset, preset
 from shengji.core.state import DealState
 from tests.core.dealkit import C, deal_out, pass_round, stacked, step
 
 
-def _random_deal(name: str, seed: int) -> list[tuple[DealState, list[object]]]:
-    """Every state of one random deal of a preset, with the events that led to it."""
+def _random_deal(
+    name: str, seed: int, ruleset: Ruleset | None = None
+) -> list[tuple[DealState, list[object]]]:
+    """Every state of one random deal of a preset (or ``ruleset``), with the events that led
+    to it."""
     rng = random.Random(seed)
-    m = MatchState.new(PRESETS[name], seed=seed)
+    m = MatchState.new(PRESETS[name] if ruleset is None else ruleset, seed=seed)
     out: list[tuple[DealState, list[object]]] = [(m.deal, [])]
     deal_no = m.deal.deal_no
     while True:
