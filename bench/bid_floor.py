@@ -23,7 +23,7 @@ from typing import Any
 from shengji.bots.base import Bot
 from shengji.bots.driver import play_match
 from shengji.bots.heuristic import HeuristicBot
-from shengji.bots.random import RandomBot
+from shengji.bots.random_bot import RandomBot
 from shengji.core.ruleset import PRESETS, Ruleset
 
 

@@ -16,10 +16,10 @@ from shengji.core.display import table_facts
 from shengji.core.ruleset import PRESETS, Ruleset, preset
 from shengji.core.state import DealState, Phase
 from shengji.core.views import view_for
-from shengji.server import wire
 from shengji.server.table import Table, TableOptions
 from shengji.server.table.commands import ClientSaid, Opened, SeatBot
-from shengji.server.wire_render import render_view
+from shengji.server.wire import messages as wire
+from shengji.server.wire.render import render_view
 from tests.server.table_sim import Sim, config
 
 NO_AIDS = PRESETS["tournament"]
