@@ -46,6 +46,7 @@ from shengji.server.table.effects import (
 from shengji.server.table.render import UpdateEntry
 from shengji.server.table.settlement import DealSettled, human_on_each_side
 from shengji.server.wire import messages as wire
+from shengji.server.wire.actions import read_logged
 
 
 @dataclass
@@ -66,6 +67,11 @@ class Store:
 
     def actions(self) -> list[str]:
         """The logged actions of the stored current match."""
+        m = int(self.state.get("match_no", 0))
+        return [str(read_logged(d)) for d in self.action_rows()]
+
+    def action_rows(self) -> list[str]:
+        """The stored current match's action rows as logged (typed JSON)."""
         m = int(self.state.get("match_no", 0))
         return [r.data for r in self.rows if r.kind == "action" and r.match_no == m]
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 
 import pytest
 
+from shengji.core.actions import Deal
 from shengji.core.phases import Phase
 from shengji.server.table import Table, TableOptions
 from shengji.server.table.commands import ClientSaid, Opened, SeatBot, Tick
@@ -16,6 +17,7 @@ from shengji.server.table.dealing import round_size
 from shengji.server.table.options import Limits
 from shengji.server.table.restore import restored
 from shengji.server.wire import messages as wire
+from shengji.server.wire.actions import read_logged
 from tests.server.table_sim import Sim, config
 
 PACE = TableOptions(turn_s=20.0, long_turn_s=45.0, next_deal_s=30.0)
@@ -75,7 +77,7 @@ def test_a_round_is_one_update_with_a_card_for_each_seat(preset: str) -> None:
     # one sequence number per update, one log row per card
     seqs = [u.seq for u in ups]
     assert seqs == sorted(set(seqs))
-    rows = [r for r in sim.store.rows if r.kind == "action" and r.data == "deal"]
+    rows = [r for r in sim.store.rows if r.kind == "action" and read_logged(r.data) == Deal()]
     assert len(rows) == len(counts) and len({r.seq for r in rows}) == len(ups)
     assert not sim.sent_before_written
 

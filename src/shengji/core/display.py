@@ -269,6 +269,17 @@ def fixed_teams(ruleset: Ruleset) -> tuple[int, ...]:
     return tuple(team_of(p) for p in range(ruleset.players))
 
 
+def view_context(state: DealState, seat: int | None) -> TrumpContext:
+    """The order tables a seat's (None: a spectator's) display facts use: those in force,
+    or before trump is fixed those of the standing declaration it sees.
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> view_context(DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0), None).level
+    0
+    """
+    return _trump_context(state, seat)
+
+
 def _trump_context(state: DealState, seat: int | None) -> TrumpContext:
     """The order tables in force, or those of the standing declaration ``seat`` sees."""
     if state.ctx is not None:

@@ -125,6 +125,8 @@ class Conn:
         """Its ``welcome`` went out (presence goes only to welcomed connections)."""
         self.presence_delta = False
         """Wants ``presence_delta`` messages (said so in ``hello``)."""
+        self.deltas = False
+        """Said ``hello`` with protocol version 3: sent ``delta`` messages, not ``update``."""
         self.presence_synced = False
         """Has had the whole presence list once."""
         self.close_code = 1000

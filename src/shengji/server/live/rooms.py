@@ -363,7 +363,7 @@ class Room:
             return
         self.conns[conn.id] = conn
         p = conn.player
-        self.inbox.put_nowait(Opened(conn.id, p.id, p.name, last_seq, conn.presence_delta))
+        self.inbox.put_nowait(Opened(conn.id, p.id, p.name, last_seq, conn.presence_delta, conn.deltas))
 
     def submit(self, conn: Conn, msg: wire.ClientMessage) -> None:
         """A message from a client."""

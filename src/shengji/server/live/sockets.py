@@ -263,6 +263,7 @@ async def serve_client(
     room = again or room  # None: closed meanwhile (the room tells the client)
     conn = link.connect(player, hello.batch)
     conn.presence_delta = hello.presence == "delta"
+    conn.deltas = hello.v >= 3
     await room.join(conn, hello.last_seq)
     bucket = TokenBucket(settings.rate_per_s, settings.rate_burst)
     strikes = 0

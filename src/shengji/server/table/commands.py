@@ -4,7 +4,7 @@ The room's shell turns every socket message, timer, bot answer and database answ
 one of these and hands it to ``handle`` (table/handle.py) with the loop's time.
 
 >>> ClientSaid(3, wire.Ping())
-ClientSaid(conn=3, msg=Ping(v=2))
+ClientSaid(conn=3, msg=Ping(v=3))
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ class Opened:
     name: str
     last_seq: int | None = None
     delta_presence: bool = False
+    deltas: bool = False
+    """Said ``hello`` with protocol version 3: gets ``delta`` messages, not ``update``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,7 +47,9 @@ def on_opened(s: Step, cmd: Opened) -> None:
             s.deliver(Send(((cmd.conn, None),), err))
             s.deliver(Disconnect(cmd.conn, 4429))
             return
-    viewer = Viewer(cmd.player, cmd.name, seat, delta_presence=cmd.delta_presence)
+    viewer = Viewer(
+        cmd.player, cmd.name, seat, delta_presence=cmd.delta_presence, deltas=cmd.deltas
+    )
     away = {k: v for k, v in t.away_since.items() if k != seat}
     s.t = t = evolve(
         t, conns={**t.conns, cmd.conn: viewer}, away_since=away, unattended_since=None
@@ -87,3 +89,7 @@ def reseat(s: Step) -> None:
     if conns != t.conns:
         s.t = evolve(t, conns=conns)
         s.emit(PresenceChanged())
+        if t.match is not None:  # a delta client's view is another seat's now: whole again
+            for c, v in conns.items():
+                if v.deltas and v.seat != t.conns[c].seat:
+                    s.tell(c, snapshot(s.t, v.seat, s.now))

@@ -17,7 +17,7 @@ from typing import Any, Final, Literal, TypeAlias
 from shengji.core.match import MatchState
 from shengji.core.stakes import StakeRules
 from shengji.core.state import DealResult
-from shengji.server.table.render import UpdateEntry
+from shengji.server.table.render import Audience, UpdateEntry
 from shengji.server.wire import messages as wire
 
 # --------------------------------------------------------------------------- writes
@@ -120,7 +120,7 @@ class Write:
 
 # --------------------------------------------------------------------------- sending
 
-Recipient: TypeAlias = tuple[int, int | None]
+Recipient: TypeAlias = tuple[int, Audience]
 """A connection id and the seat it sees the table from (None: watching)."""
 
 Message: TypeAlias = wire.ServerMsg | UpdateEntry

@@ -65,6 +65,8 @@ class Viewer:
     seat: int | None = None
     delta_presence: bool = False
     """Said ``hello`` with ``presence: "delta"`` (server/live/presence.py)."""
+    deltas: bool = False
+    """Said ``hello`` with protocol version 3: sent ``delta`` messages (table/render.py)."""
     last_nudge: float = -1e9
     hinting: bool = False
     """A bot is thinking of a hint for it (one at a time)."""
@@ -220,6 +222,10 @@ class Table:
     """Clients that saw less than this get a snapshot (the shell's backlog starts after)."""
     last_private: Mapping[int, int] = field(default_factory=dict)
     """Per seat, the ``seq`` of the newest message only it got (never resent)."""
+    shown: MatchState | None = None
+    """The match as the last public update left it: the base of the next one's deltas."""
+    shown_own: Mapping[int, MatchState] = field(default_factory=dict)
+    """Per seat told of private actions since: the match its last private update left."""
     conns: Mapping[int, Viewer] = field(default_factory=dict)
     away_since: Mapping[int, float] = field(default_factory=dict)
     """Seated humans with no connection, since when."""
@@ -355,6 +361,8 @@ class TableChanges(TypedDict, total=False):
     log_pos: int
     log_floor: int
     last_private: Mapping[int, int]
+    shown: MatchState | None
+    shown_own: Mapping[int, MatchState]
     conns: Mapping[int, Viewer]
     away_since: Mapping[int, float]
     unattended_since: float | None

@@ -39,11 +39,13 @@ from shengji.server.table.render import UpdateEntry
 from shengji.server.table.step import Step
 from shengji.server.table.views import update_base
 from shengji.server.wire import messages as wire
+from shengji.server.wire.actions import TypedAction, logged, to_action
 from shengji.server.wire.projection import render_events
 
 
-def on_act(s: Step, conn: int, text: str) -> None:
-    """A game action for the connection's own seat; acting ends the seat's 托管."""
+def on_act(s: Step, conn: int, text: str | TypedAction) -> None:
+    """A game action for the connection's own seat (its text, or v3: typed), parsed here
+    once; refused with the reason ``check`` would give; acting ends the seat's 托管."""
     t = s.t
     seat = t.conns[conn].seat
     if seat is None:
@@ -53,7 +55,7 @@ def on_act(s: Step, conn: int, text: str) -> None:
         s.error(conn, "wrong-phase", "no match is being played")
         return
     try:
-        action = client_action(text, seat)
+        action = client_action(text, seat) if isinstance(text, str) else to_action(text, seat)
     except ShengjiError as e:
         s.error(conn, e.reason.value, e.message)
         return
@@ -104,6 +106,7 @@ def announce(
     public = any(e.audience is None for e in events)
     seq = t.seq + 1 if public else t.seq
     texts = tuple(str(action) for action, _ in done)
+    rows = tuple(logged(action) for action, _ in done)
     rosters = t.rosters
     first_card = isinstance(done[0][0], Deal) and m.deal.n_dealt == 0
     if first_card:  # who is settled for this deal: the players seated now
@@ -123,7 +126,7 @@ def announce(
         actions=len(done),
     )
     audience = None if public else events[0].audience
-    s.publish_update(entry, audience, texts, state=first_card)
+    s.publish_update(entry, audience, rows, state=first_card)
     if ended:
         deal_ended(s, m.deal.deal_no)
 

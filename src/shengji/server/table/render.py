@@ -11,6 +11,10 @@ message per seat: connections of one seat, and all spectators, share the same by
 the client asks for a snapshot), one encoding for everyone and one more only for a seat
 whose events differ (a card dealt to it).
 
+A connection that said ``hello`` with protocol version 3 is the audience ``Deltas(seat)``:
+it is sent a ``delta`` instead, the events and only the view fields the update changed
+since the view it holds (``wire.changes.Changes``, from the engine fields that changed).
+
 >>> frames = encoded_for(wire.Pong(seq=3), [0, 1, None])
 >>> frames[0] is frames[1] is frames[None]  # one encoding for every audience
 True
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple, TypeAlias
 
 import msgspec
 
@@ -27,6 +32,24 @@ from shengji.core.match import MatchState
 from shengji.server.wire import messages as wire
 from shengji.server.wire.projection import RenderedEvent
 from shengji.server.wire.seat_view import game_view, game_views
+from shengji.server.wire.changes import Changes
+
+
+class Deltas(NamedTuple):
+    """The audience of a protocol-3 connection seeing from ``seat`` (None: a spectator):
+    it is sent ``delta`` messages instead of ``update``."""
+
+    seat: int | None
+
+
+Audience: TypeAlias = int | None | Deltas
+"""Who a message is rendered for: a seat (None: spectators) speaking version 1 or 2, or a
+version-3 ``Deltas`` audience."""
+
+
+def seat_of(audience: Audience) -> int | None:
+    """The seat an audience sees from."""
+    return audience.seat if isinstance(audience, Deltas) else audience
 
 
 @dataclass(slots=True)
@@ -41,6 +64,11 @@ class UpdateEntry:
     it took to reach the players, its log write included: ``/metrics``)."""
     actions: int = field(default=1, compare=False)
     """The game actions it announces (a round of dealt cards: one per card)."""
+    before: MatchState | None = field(default=None, compare=False)
+    """The match as the last public update left it (what a ``Deltas`` audience holds)."""
+    own_before: Mapping[int, MatchState] = field(default_factory=dict, compare=False)
+    """Per seat told of private actions since then: the match its last one left."""
+    _changes: Changes | None = field(default=None, compare=False, repr=False)
 
     @property
     def seq(self) -> int:
@@ -50,23 +78,66 @@ class UpdateEntry:
     def _events_for(self, seat: int | None) -> list[wire.WireEvent]:
         return [e for aud, e in self.events if aud is None or aud == seat]
 
-    def message_for(self, seat: int | None) -> wire.Update:
-        """The update as ``seat`` (None: a spectator) may see it."""
+    def message_for(self, audience: Audience) -> wire.Update | wire.Delta:
+        """The update as ``audience`` may see it."""
+        seat = seat_of(audience)
         game = None if self.match is None else game_view(self.match, seat)
+        if isinstance(audience, Deltas) and game is not None:
+            return self._delta(seat, game)
         return msgspec.structs.replace(self.base, events=self._events_for(seat), game=game)
 
-    def encode_for(self, seats: Iterable[int | None]) -> dict[int | None, bytes]:
-        """The update encoded once for each distinct seat of ``seats``."""
-        wanted = list(dict.fromkeys(seats))
-        games = {} if self.match is None else game_views(self.match, wanted)
-        return {
-            seat: wire.encode(
-                msgspec.structs.replace(
-                    self.base, events=self._events_for(seat), game=games.get(seat)
+    def encode_for(self, audiences: Iterable[Audience]) -> dict[Audience, bytes]:
+        """The update encoded once for each distinct audience of ``audiences``."""
+        wanted = list(dict.fromkeys(audiences))
+        seats = list(dict.fromkeys(seat_of(a) for a in wanted))
+        games = {} if self.match is None else game_views(self.match, seats)
+        out: dict[Audience, bytes] = {}
+        for a in wanted:
+            seat = seat_of(a)
+            game = games.get(seat)
+            if isinstance(a, Deltas) and game is not None:
+                out[a] = wire.encode(self._delta(seat, game))
+            else:
+                msg = msgspec.structs.replace(
+                    self.base, events=self._events_for(seat), game=game
                 )
-            )
-            for seat in wanted
-        }
+                out[a] = wire.encode(msg)
+        return out
+
+    def changes(self, seat: int | None) -> Changes:
+        """What this update changed for ``seat``'s view (its own base if it was told of
+        private actions since the last public update)."""
+        assert self.match is not None
+        own = self.own_before.get(seat) if seat is not None else None
+        if own is not None:
+            return Changes(own, self.match)
+        if self._changes is None:
+            self._changes = Changes(self.before, self.match)
+        return self._changes
+
+    def _delta(self, seat: int | None, game: wire.GameView) -> wire.Delta:
+        ch = self.changes(seat)
+        keyed: frozenset[str] | None = None
+        if ch.full:
+            fields: Iterable[str] = wire.GAME_FIELDS
+        else:
+            fields = ch.fields(seat)
+            if ch.keyed_played:
+                keyed = ch.played_suits(seat)
+            if seat is not None and seat in self.own_before:
+                shared = self.changes(None)
+                fields = fields | shared.fields(seat)
+                if keyed is not None and shared.keyed_played:
+                    keyed = keyed | shared.played_suits(seat)
+                elif keyed is not None:
+                    keyed, fields = None, fields | {"played"}
+        part = {f: getattr(game, f) for f in fields}
+        if keyed is not None:
+            part.pop("played", None)
+            if keyed:
+                part["played_suits"] = [g for g in game.played if g.suit in keyed]
+        delta = wire.GameDelta(**part)
+        return wire.Delta(seq=self.base.seq, events=self._events_for(seat), game=delta)
 
     def replay_forms(self) -> tuple[bytes, dict[int, bytes]]:
         """What a resuming client is resent, without ``game``: the form for everyone, and
@@ -83,22 +154,22 @@ class UpdateEntry:
         }
 
 
-class _Same(dict[int | None, bytes]):
+class _Same(dict[Audience, bytes]):
     """One encoding for every audience."""
 
     def __init__(self, data: bytes) -> None:
         super().__init__()
         self.data = data
 
-    def __missing__(self, seat: int | None) -> bytes:
+    def __missing__(self, seat: Audience) -> bytes:
         return self.data
 
 
 def encoded_for(
-    msg: wire.ServerMsg | UpdateEntry, seats: Iterable[int | None]
-) -> Mapping[int | None, bytes]:
-    """A message's bytes for each audience (``seat``; None: spectators): an update per seat,
-    any other message encoded once and shared."""
+    msg: wire.ServerMsg | UpdateEntry, seats: Iterable[Audience]
+) -> Mapping[Audience, bytes]:
+    """A message's bytes for each audience (a seat, None: spectators, or ``Deltas``): an
+    update per audience, any other message encoded once and shared."""
     if isinstance(msg, UpdateEntry):
         return msg.encode_for(seats)
     return _Same(wire.encode(msg))

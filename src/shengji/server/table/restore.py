@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shengji.core.actions import parse_match_action
 from shengji.core.match import MatchState
 from shengji.server.table.model import ActionLog, Seat, Status, Table, TableConfig, evolve
 from shengji.server.table.play import finish, match_done, settle
 from shengji.server.table.settlement import rosters_from_state
 from shengji.server.table.step import Step
+from shengji.server.wire.actions import read_logged
 
 
 def restored(
@@ -53,9 +53,12 @@ def restored(
     if status != "playing":
         return t
     m = MatchState.new(config.ruleset, t.match_seed())
-    for text in actions:
-        m, _ = m.apply_in_place(parse_match_action(text))  # nobody else holds it yet
-    t = evolve(t, match=m, actions=ActionLog(tuple(actions)), version=len(actions))
+    texts = []
+    for row in actions:  # typed rows, or an older log's action texts
+        action = read_logged(row)
+        m, _ = m.apply_in_place(action)  # nobody else holds it yet
+        texts.append(str(action))
+    t = evolve(t, match=m, actions=ActionLog(tuple(texts)), version=len(actions))
     s = Step(t, now)
     if config.stakes.kind != "plain" and m.history:
         settle(s, announce=-1)  # what a crash left unsettled (settling twice changes nothing)

@@ -12,7 +12,7 @@ from typing import Literal
 
 from shengji.server.table.effects import Delivery, Effect, Note, Recipient, Record, Send
 from shengji.server.table.model import Table, evolve
-from shengji.server.table.render import UpdateEntry
+from shengji.server.table.render import Deltas, UpdateEntry
 from shengji.server.wire import messages as wire
 
 
@@ -54,13 +54,14 @@ class Step:
     # ------------------------------------------------------------------ audiences
 
     def everyone(self) -> tuple[Recipient, ...]:
-        """Every connection, with the seat it sees from."""
-        return tuple((c, v.seat) for c, v in self.t.conns.items())
+        """Every connection, with its audience (the seat it sees from; ``Deltas`` for a
+        version-3 client)."""
+        return tuple((c, Deltas(v.seat) if v.deltas else v.seat) for c, v in self.t.conns.items())
 
     def one(self, conn: int) -> tuple[Recipient, ...]:
         """One connection (none if it is gone)."""
         v = self.t.conns.get(conn)
-        return () if v is None else ((conn, v.seat),)
+        return () if v is None else ((conn, Deltas(v.seat) if v.deltas else v.seat),)
 
     # ------------------------------------------------------------------ speaking
 
@@ -91,12 +92,21 @@ class Step:
         (the caller kept ``seq`` as it was)."""
         for i, text in enumerate((data,) if isinstance(data, str) else data):
             self.record("action", text, state=state and i == 0)
+        t = self.t
+        entry.before, entry.own_before = t.shown, t.shown_own
         if audience is None:
             self.deliver(Send(self.everyone(), entry, seq=entry.seq, backlog=True))
+            self.t = evolve(self.t, shown=entry.match, shown_own={})
             return
-        to = tuple((c, v.seat) for c, v in self.t.conns.items() if v.seat == audience)
+        everyone = self.everyone()
+        to = tuple(r for r, v in zip(everyone, t.conns.values(), strict=True) if v.seat == audience)
         self.deliver(Send(to, entry, seq=entry.seq))
-        self.t = evolve(self.t, last_private={**self.t.last_private, audience: entry.seq})
+        own = {**t.shown_own}
+        if entry.match is not None:
+            own[audience] = entry.match
+        self.t = evolve(
+            self.t, last_private={**t.last_private, audience: entry.seq}, shown_own=own
+        )
 
     def tell(self, conn: int, msg: wire.ServerMsg) -> None:
         """An unsequenced message for one connection, in order with the rest."""

@@ -1,4 +1,4 @@
-"""Wire messages (protocol version 2): msgspec Structs, JSON text frames, kept apart from
+"""Wire messages (protocol version 3): msgspec Structs, JSON text frames, kept apart from
 core types. Every message is an object with ``t`` (its type) and ``v`` (the version);
 every server message also carries ``seq``, the room's sequence number (docs/protocol.md).
 
@@ -10,13 +10,18 @@ the rest: the server's messages (``wire_server``), the events in an ``update``
 
 Version 2 only adds: fields with defaults in server messages (per-seat levels, the friend
 card, bids) and new action verbs inside ``act``; a client speaking version 1 is still served.
+Version 3 adds, for a client whose ``hello`` says ``"v": 3``: ``delta`` messages instead of
+``update`` (only the view fields an action changed) and typed actions inside ``act``
+(``wire/actions.py``); a version 1 or 2 client is served as before.
 
 Cards travel in the project's notation, several cards as one string: ``"SA SA SK"``.
 
 >>> decode_client(b'{"t":"act","v":1,"action":"play SA SA"}')
 Act(action='play SA SA', v=1)
 >>> encode(Pong(seq=3))
-b'{"t":"pong","v":2,"seq":3}'
+b'{"t":"pong","v":3,"seq":3}'
+>>> decode_client(b'{"t":"act","v":3,"action":{"type":"play","cards":"SA SA"}}').action
+PlayCards(cards='SA SA')
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from shengji.server.wire.server import *  # noqa: F403  (the server's messages, 
 from shengji.server.wire.server import OLDEST, VERSION, ServerMessage, ServerMsg, encode
 from shengji.server.wire.views import *  # noqa: F403  (the views, re-exported)
 from shengji.server.wire.views import GameView, RoomInfo, SeatInfo
+from shengji.server.wire.actions import *  # noqa: F403  (the typed actions, re-exported)
+from shengji.server.wire.actions import TypedAction
 
 # --------------------------------------------------------------------------- client → server
 
@@ -91,10 +98,12 @@ class Ready(ClientMsg, tag="ready"):
 
 
 class Act(ClientMsg, tag="act"):
-    """A game action for my own seat, without the seat: ``"play SA SA"``, ``"declare H2"``,
-    ``"pass"``, ``"bury S3 S4 ..."``."""
+    """A game action for my own seat, without the seat: a text, ``"play SA SA"``,
+    ``"declare H2"``, ``"pass"``, ``"bury S3 S4 ..."``, or (v3) typed: ``{"type": "play",
+    "cards": "SA SA"}`` (wire/actions.py). An illegal one is answered with an ``error``
+    whose code is the reason ``check`` gives."""
 
-    action: str
+    action: str | TypedAction
 
 
 class Hint(ClientMsg, tag="hint"):

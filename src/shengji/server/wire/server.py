@@ -1,8 +1,8 @@
-"""Server → client messages (protocol version 2): one typed struct per message, tagged by
+"""Server → client messages (protocol version 3): one typed struct per message, tagged by
 ``t``; every one carries ``v`` and ``seq`` (docs/protocol.md "Server → client").
 
 >>> encode(Pong(seq=3))
-b'{"t":"pong","v":2,"seq":3}'
+b'{"t":"pong","v":3,"seq":3}'
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from typing import Literal
 import msgspec
 
 from shengji.server.wire.events import WireEvent
-from shengji.server.wire.views import GameView, RoomInfo
+from shengji.server.wire.views import GameDelta, GameView, RoomInfo
 
-VERSION = 2
+VERSION = 3
 OLDEST = 1
 """Client messages of versions ``OLDEST..VERSION`` are accepted (version 2 added nothing a
-version 1 client must send)."""
+version 1 client must send; a client that says ``hello`` with version 3 gets ``delta``
+messages instead of ``update`` and may send typed actions)."""
 
 
 class ServerMsg(msgspec.Struct, tag_field="t", kw_only=True):
@@ -90,6 +91,17 @@ class Update(ServerMsg, tag="update"):
     game: GameView | None = None
     """v2: this client's whole view after the action (null on a message resent
     to a resuming client: then ask for a ``sync``)."""
+
+
+class Delta(ServerMsg, tag="delta"):
+    """v3, instead of ``update`` for a client that said ``hello`` with ``v`` 3: an accepted
+    game action's events this client may see and only the fields of its view that the
+    action changed (``game``: set each field present, keep the others; a new deal or
+    match sends every field). A whole view comes again in a ``snapshot`` (on ``sync``, on
+    reconnecting)."""
+
+    events: list[WireEvent]
+    game: GameDelta  # type: ignore[valid-type]
 
 
 class RoomUpdate(ServerMsg, tag="room"):
@@ -274,6 +286,7 @@ ServerMessage = (
     Welcome
     | Snapshot
     | Update
+    | Delta
     | RoomUpdate
     | ChatLine
     | NudgeMsg

@@ -233,3 +233,31 @@ class DealSummary(msgspec.Struct, kw_only=True):
     the J reset included)."""
     team_levels_before: list[str]
     team_levels_after: list[str]
+
+
+def _delta_struct() -> type[msgspec.Struct]:
+    """``GameDelta``: every ``GameView`` field, each left out unless it changed."""
+    fields: list[tuple[str, Any, Any]] = [
+        (f.encode_name, f.type | msgspec.UnsetType, msgspec.UNSET)
+        for f in msgspec.structs.fields(GameView)
+    ]
+    fields.append(("played_suits", list[PlayedGroup] | msgspec.UnsetType, msgspec.UNSET))
+    return msgspec.defstruct(
+        "GameDelta",
+        fields,
+        kw_only=True,
+        module=__name__,
+        forbid_unknown_fields=True,
+    )
+
+
+GAME_FIELDS: tuple[str, ...] = tuple(f.name for f in msgspec.structs.fields(GameView))
+"""The names of ``GameView``'s fields, in order."""
+
+GameDelta = _delta_struct()
+"""v3: the fields of a seat's ``GameView`` that an action changed, the others left out: a
+client sets each field present (``null`` included) and keeps the rest. The same names and
+types as ``GameView``, and ``played_suits``: groups of ``played`` that replace the group of
+the same ``suit`` (the panel keeps its suits; only those whose cards moved are sent):
+``{"to_act": 2, "trick": [[1, "SA"]], "hand_sizes": [25, 24, 25, 25], "played_suits":
+[{"suit": "S", "cards": "SA", "unseen": 23}]}``."""
