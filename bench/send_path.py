@@ -167,7 +167,7 @@ async def _pump(room: Room, jobs: FakeJobs) -> None:
             return
 
 
-async def run(deals: int, deflate: bool, seed: int) -> dict[str, Any]:
+async def run(deals: int, deflate: bool, seed: int, protocol: int = 2) -> dict[str, Any]:
     import shengji.server.live.rooms as rooms_module
 
     drawn = (f"{seed:08x}{n:024x}" for n in range(1_000_000))  # the same deals every run
@@ -215,7 +215,10 @@ async def run(deals: int, deflate: bool, seed: int) -> dict[str, Any]:
         sockets_.append(ws)
         writer = getattr(sockets, "write_socket", None) or sockets._writer  # type: ignore[attr-defined]
         writers.append(asyncio.create_task(writer(ws, c)))
-        room.step(Opened(c.id, c.player.id, c.player.name, None, False))
+        if protocol >= 3:  # the clients said hello with v 3: deltas instead of whole views
+            room.step(Opened(c.id, c.player.id, c.player.name, None, False, deltas=True))
+        else:
+            room.step(Opened(c.id, c.player.id, c.player.name, None, False))
     await _pump(room, jobs)
     for i in range(SEATS):
         room.step(ClientSaid(conns[i].id, wire.Sit(seat=i)))
@@ -259,6 +262,7 @@ async def run(deals: int, deflate: bool, seed: int) -> dict[str, Any]:
     return {
         "replay_buffer_bytes": None if replay is None else replay.size_bytes,
         "deflate": deflate,
+        "protocol": protocol,
         "deals": deals,
         "sequenced": sequenced,
         "actions": actions,
@@ -268,6 +272,7 @@ async def run(deals: int, deflate: bool, seed: int) -> dict[str, Any]:
         "us_per_play": round(cpu / max(1, plays) * 1e6, 1),
         "frames_per_action": round(frames / max(1, actions), 2),
         "payload_bytes_per_action": round(payload / max(1, actions)),
+        "payload_bytes_per_action_per_socket": round(payload / max(1, actions) / len(sockets_)),
         "wire_bytes_per_action": round(wire_bytes / max(1, actions)),
     }
 
@@ -327,20 +332,28 @@ def main() -> None:
         help="off: only the uncompressed send path (e.g. under valgrind: bench/room_ir.py)",
     )
     ap.add_argument("--no-sizes", action="store_true", help="skip deflate by frame size")
+    ap.add_argument(
+        "--protocol", choices=("2", "3", "both"), default="both",
+        help="the clients' protocol version: 2 whole views in every update, 3 deltas",
+    )
     args = ap.parse_args()
     results = []
     modes = {"both": (True, False), "on": (True,), "off": (False,)}[args.deflate]
-    for deflate in modes:
-        runs = [asyncio.run(run(args.deals, deflate, seed)) for seed in range(args.repeat)]
+    protocols = {"2": (2,), "3": (3,), "both": (2, 3)}[args.protocol]
+    for deflate, protocol in ((d, p) for d in modes for p in protocols):
+        runs = [
+            asyncio.run(run(args.deals, deflate, seed, protocol)) for seed in range(args.repeat)
+        ]
         best = min(runs, key=lambda r: r["us_per_action"])
         results.append(best)
         print(
-            f"{args.label:>8} deflate={'on ' if deflate else 'off'}: "
+            f"{args.label:>8} v{protocol} deflate={'on ' if deflate else 'off'}: "
             f"{best['us_per_action']:7.1f} µs per logged action, "
             f"{best['us_per_play']:7.1f} µs per play ({best['plays']} plays, "
             f"{best['actions']} logged, {best['sequenced']} updates), "
             f"{best['frames_per_action']} frames and "
-            f"{best['wire_bytes_per_action']} wire bytes per logged action"
+            f"{best['wire_bytes_per_action']} wire bytes per logged action, "
+            f"{best['payload_bytes_per_action_per_socket']} payload bytes per action per socket"
         )
     sizes = (
         []

@@ -24,6 +24,9 @@ True
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import attrgetter
+
 from shengji.core.display import SUIT_NAMES, played_counts, view_context
 from shengji.core.match import MatchState
 from shengji.core.phases import Phase
@@ -116,9 +119,23 @@ suits, a kitty known); while none changes, only the suits of the cards that move
 and go as ``played_suits`` instead of the whole ``played``."""
 
 
+_ALL_FIELDS = attrgetter(*FIELDS)
+
+
 def changed_fields(before: DealState, after: DealState) -> frozenset[str]:
     """The engine fields of ``after`` that are not the very objects of ``before``."""
-    return frozenset(f for f in FIELDS if getattr(before, f) is not getattr(after, f))
+    return frozenset(
+        f for f, x, y in zip(FIELDS, _ALL_FIELDS(before), _ALL_FIELDS(after)) if x is not y
+    )
+
+
+@lru_cache(maxsize=256)
+def _view_fields(engine: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The public and the seat view fields made from any of the ``engine`` fields (the
+    same few sets of engine fields recur: a play, a card dealt, a trick won)."""
+    public = frozenset(k for k, deps in PUBLIC_DEPS.items() if deps & engine)
+    seat = frozenset(k for k, deps in SEAT_DEPS.items() if deps & engine)
+    return public, seat
 
 
 class Changes:
@@ -132,7 +149,8 @@ class Changes:
         a = after.deal
         self.full = b is None or b.deal_no != a.deal_no or b.ruleset is not a.ruleset
         self.engine: frozenset[str] = _ANY if b is None or self.full else changed_fields(b, a)
-        public = {k for k, deps in PUBLIC_DEPS.items() if deps & self.engine}
+        public_fields, seat_made = _view_fields(self.engine)
+        public = set(public_fields)
         if b is None or self.full or b.to_act != a.to_act:
             public.add("to_act")
         if before is None or self.full:
@@ -143,7 +161,7 @@ class Changes:
             if before.is_over != after.is_over or before.winner != after.winner:
                 public.update(("match_over", "winner"))
         self.public = frozenset(public)
-        seat_fields = {k for k, deps in SEAT_DEPS.items() if deps & self.engine}
+        seat_fields = set(seat_made)
         if b is not None and b.friend_call is None and a.friend_call is None:
             seat_fields.discard("friend_candidates")  # null before the call, for everyone
         if b is not None and b.phase is Phase.PLAYING and a.phase is Phase.PLAYING:
