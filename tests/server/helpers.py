@@ -157,7 +157,9 @@ def new_room(base: str, token: str, **body: Any) -> Msg:
 class Client:
     """One WebSocket client of a room; keeps every message it got and the last seq."""
 
-    def __init__(self, base: str, code: str, token: str, last_seq: int | None = None) -> None:
+    def __init__(
+        self, base: str, code: str, token: str, last_seq: int | None = None, version: int = 1
+    ) -> None:
         self._stack = ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
             connect(
@@ -169,7 +171,7 @@ class Client:
         """Every frame as it came: a message, or a list of them (one frame, coalesced)."""
         self._frame: deque[Msg] = deque()
         self.last_seq = 0
-        hello: Msg = {"t": "hello", "v": 1, "token": token, "batch": True}
+        hello: Msg = {"t": "hello", "v": version, "token": token, "batch": True}
         if last_seq is not None:
             hello["last_seq"] = last_seq
         with suppress(ConnectionClosed):  # a refused room closes at once; read why below

@@ -52,10 +52,14 @@ RECORDER = """
       super(...a);
       this.addEventListener("message", (ev) => {
         const data = JSON.parse(ev.data);  // a frame: a message, or an array of them
-        const m = [].concat(data).filter((x) => x.t === "update").pop();
+        // protocol 3: a delta holds to_act and phase in its game when they changed
+        const m = [].concat(data).filter((x) => x.t === "update" || x.t === "delta").pop();
         const s = window.__shengji;
         if (!m || !s || s.seat == null) return;
-        if (m.to_act !== s.seat || m.phase !== "playing") return;
+        const g = m.t === "delta" ? m.game : m;
+        const toAct = "to_act" in g ? g.to_act : s.game && s.game.to_act;
+        const phase = "phase" in g ? g.phase : s.game && s.game.phase;
+        if (toAct !== s.seat || phase !== "playing") return;
         const at = performance.now();
         const seat = s.seat;
         // the first moment the page's main thread shows my turn (polled between tasks: a
@@ -300,7 +304,7 @@ def test_pre_selected_cards_are_played_when_the_turn_comes(
                                    " const t = g.trick.length ? g.trick : g.last_trick.plays;"
                                    " return (t.find(([s]) => s === 0) || [0, ''])[1]; }")
             assert played == card
-        else:  # refused when the turn came: nothing sent, the player is told why
+        else:  # sent when the turn came and refused: the player is told why
             expect(page.get_by_test_id("notice")).to_contain_text("could not be played",
                                                                   timeout=15000)
             assert state(page)["hand"] == w["hand"]

@@ -43,7 +43,7 @@ export function ActionBar() {
   const turn = S.myTurn();
   const v = state.verdict;
   const phase = g.phase;
-  const canPlay = turn && v && v.ok && v.key === S.pendingAction();
+  const canPlay = S.canPlay(); // the preview is no gate: the server answers the act itself
   const preselect = !turn && phase === "playing" && state.selected.length > 0;
   const armed = preselect && state.armed === S.pendingAction();
   let reason = "";
