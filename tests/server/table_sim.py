@@ -43,7 +43,7 @@ from shengji.server.table.effects import (
     WakeAt,
     Write,
 )
-from shengji.server.table.render import UpdateEntry
+from shengji.server.table.render import Audience, UpdateEntry
 from shengji.server.table.settlement import DealSettled, human_on_each_side
 from shengji.server.wire import messages as wire
 from shengji.server.wire.actions import read_logged
@@ -66,8 +66,7 @@ class Store:
         return max((r.pos for r in self.rows), default=0)
 
     def actions(self) -> list[str]:
-        """The logged actions of the stored current match."""
-        m = int(self.state.get("match_no", 0))
+        """The logged actions of the stored current match, as texts."""
         return [str(read_logged(d)) for d in self.action_rows()]
 
     def action_rows(self) -> list[str]:
@@ -80,7 +79,7 @@ class Store:
 class Got:
     """One message a connection received."""
 
-    seat: int | None
+    seat: Audience
     msg: wire.ServerMsg
 
 
@@ -150,7 +149,7 @@ class Sim:
         if send.seq is not None and send.seq > self.store.last_seq():
             self.sent_before_written.append(f"seq {send.seq} sent before it was written")
 
-    def _got(self, conn: int, seat: int | None, msg: wire.ServerMsg | UpdateEntry) -> None:
+    def _got(self, conn: int, seat: Audience, msg: wire.ServerMsg | UpdateEntry) -> None:
         out = msg.message_for(seat) if isinstance(msg, UpdateEntry) else msg
         self.inbox.setdefault(conn, []).append(Got(seat, out))
 

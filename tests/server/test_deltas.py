@@ -8,6 +8,7 @@ import json
 import random
 from typing import Any
 
+import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -38,14 +39,14 @@ class Watch:
             msg = e.msg
             if isinstance(msg, wire.Snapshot):
                 game = msg.game
-                self.views[conn] = None if game is None else json.loads(wire.encode(game))
+                self.views[conn] = None if game is None else json.loads(msgspec.json.encode(game))
             elif isinstance(msg, UpdateEntry):
                 self._update(conn, aud, msg)
 
     def _update(self, conn: int, aud: Any, entry: UpdateEntry) -> None:
         seat = seat_of(aud)
         assert entry.match is not None
-        whole = json.loads(wire.encode(game_view(entry.match, seat)))
+        whole = json.loads(msgspec.json.encode(game_view(entry.match, seat)))
         sent = entry.encode_for([aud])[aud]
         got = json.loads(sent)
         if not isinstance(aud, Deltas):

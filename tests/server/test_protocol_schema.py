@@ -112,7 +112,7 @@ def test_what_a_real_table_sends_validates(preset: str) -> None:
         wire.Sync(),
     ]
     sim.feed(Opened(1, "ann", "ann"))
-    sim.feed(Opened(2, "bob", "bob"))
+    sim.feed(Opened(2, "bob", "bob", deltas=True))  # protocol 3: deltas
     sim.feed(ClientSaid(2, wire.Sit(seat=1)))
     sim.feed(ClientSaid(2, wire.Ready()))
     for msg in said:
@@ -126,7 +126,7 @@ def test_what_a_real_table_sends_validates(preset: str) -> None:
     sim.run(until=lambda s: s.table.status == "waiting" and s.table.match_no == 1)
     sim.run()  # the match_over and room messages, once written
     assert sim.table.match_no == 1 and sim.table.status == "waiting"
-    for t in ("welcome", "snapshot", "update", "room", "chat", "nudge", "hint", "checked"):
+    for t in ("welcome", "snapshot", "update", "delta", "room", "chat", "nudge", "hint", "checked"):
         assert seen.get(t), t
     for t in ("paused", "resumed", "clock", "next_deal", "match_over", "settled", "pong"):
         assert seen.get(t), t
@@ -142,3 +142,22 @@ def test_the_rest_validate_too() -> None:
         SERVER.validate(json.loads(wire.encode(msg)))
     for bad in ({"t": "update", "v": 2, "seq": 1}, {"t": "nope", "v": 2, "seq": 1}):
         assert not SERVER.is_valid(bad)
+    delta = {"t": "delta", "v": 3, "seq": 4, "events": [], "game": {"to_act": 1}}
+    assert SERVER.is_valid(delta)
+    assert not SERVER.is_valid({**delta, "game": {"to_act": "one"}})
+    assert not SERVER.is_valid({**delta, "game": {"nonsense": 1}})
+
+
+def test_typed_actions_validate() -> None:
+    for action in (
+        wire.PlayCards(cards="SA SA"),
+        wire.BuryCards(cards="S3 S4"),
+        wire.DeclareCards(cards="H2"),
+        wire.PassTurn(),
+        wire.BidTarget(target=120),
+        wire.NameSuit(suit="H"),
+        wire.CallCard(nth=1, card="HA"),
+    ):
+        CLIENT.validate(json.loads(msgspec.json.encode(wire.Act(action=action))))
+    bad = {"t": "act", "v": 3, "action": {"type": "play", "seat": 0, "cards": "SA"}}
+    assert not CLIENT.is_valid(bad)

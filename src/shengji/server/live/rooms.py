@@ -68,7 +68,7 @@ from shengji.server.table.effects import (
     Write,
 )
 from shengji.server.table.model import Seat
-from shengji.server.table.render import UpdateEntry, encoded_for
+from shengji.server.table.render import Audience, UpdateEntry, encoded_for
 from shengji.server.table.seeds import new_match_seed
 from shengji.server.table.views import room_info
 from shengji.server.wire import messages as wire
@@ -363,7 +363,8 @@ class Room:
             return
         self.conns[conn.id] = conn
         p = conn.player
-        self.inbox.put_nowait(Opened(conn.id, p.id, p.name, last_seq, conn.presence_delta, conn.deltas))
+        opened = Opened(conn.id, p.id, p.name, last_seq, conn.presence_delta, conn.deltas)
+        self.inbox.put_nowait(opened)
 
     def submit(self, conn: Conn, msg: wire.ClientMessage) -> None:
         """A message from a client."""
@@ -431,7 +432,7 @@ class Room:
                 logger = logging.getLogger(f"shengji.server.{topic}")
                 logger.log(logging.getLevelName(level.upper()), "%s", text)
 
-    def _keep(self, seq: int, msg: Message, frames: Mapping[int | None, bytes]) -> None:
+    def _keep(self, seq: int, msg: Message, frames: Mapping[Audience, bytes]) -> None:
         """Keep a public sequenced message for clients that resume, once with its audience
         (server/live/backlog.py): an update without ``game``, anything else as it was sent."""
         if isinstance(msg, UpdateEntry):

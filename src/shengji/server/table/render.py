@@ -42,7 +42,7 @@ class Deltas(NamedTuple):
     seat: int | None
 
 
-Audience: TypeAlias = int | None | Deltas
+Audience: TypeAlias = int | Deltas | None
 """Who a message is rendered for: a seat (None: spectators) speaking version 1 or 2, or a
 version-3 ``Deltas`` audience."""
 

@@ -72,7 +72,8 @@ class BuryCards(_Typed, tag="bury"):
 
 
 class DeclareCards(_Typed, tag="declare"):
-    """Declare (亮主, 反主, 反底) by showing ``cards``: ``{"type": "declare", "cards": "H2 H2"}``."""
+    """Declare (亮主, 反主, 反底) by showing ``cards``: ``{"type": "declare", "cards":
+    "H2 H2"}``."""
 
     cards: str
 

@@ -124,9 +124,8 @@ _ALL_FIELDS = attrgetter(*FIELDS)
 
 def changed_fields(before: DealState, after: DealState) -> frozenset[str]:
     """The engine fields of ``after`` that are not the very objects of ``before``."""
-    return frozenset(
-        f for f, x, y in zip(FIELDS, _ALL_FIELDS(before), _ALL_FIELDS(after)) if x is not y
-    )
+    pairs = zip(FIELDS, _ALL_FIELDS(before), _ALL_FIELDS(after), strict=True)
+    return frozenset(f for f, x, y in pairs if x is not y)
 
 
 @lru_cache(maxsize=256)
@@ -182,9 +181,9 @@ class Changes:
         extra = self._seat_fields
         if seat is None:  # a spectator has no choices nor a level to declare with
             return self.public | (extra - _SEAT_ONLY)
-        if seat is not None and b is not None and "hands" in self.engine:
-            if b.hands[seat] is not self.after.deal.hands[seat]:
-                extra = extra | self._hand_fields
+        moved = b is not None and "hands" in self.engine
+        if moved and b is not None and b.hands[seat] is not self.after.deal.hands[seat]:
+            extra = extra | self._hand_fields
         return self.public | extra
 
     def played_suits(self, seat: int | None) -> frozenset[str]:
@@ -195,7 +194,8 @@ class Changes:
         b, a = self.before.deal, self.after.deal
         kinds = set(self._moved_kinds())
         if seat is not None and b.hands[seat] is not a.hands[seat]:
-            kinds.update(k for k, (x, y) in enumerate(zip(b.hands[seat], a.hands[seat])) if x != y)
+            pairs = zip(b.hands[seat], a.hands[seat], strict=True)
+            kinds.update(k for k, (x, y) in enumerate(pairs) if x != y)
         ctx = view_context(a, seat)
         return frozenset(SUIT_NAMES[ctx.esuit[k]] for k in kinds)
 
@@ -207,5 +207,6 @@ class Changes:
                 self._moved = frozenset()
             else:
                 was, now = played_counts(b), played_counts(a)
-                self._moved = frozenset(k for k, (x, y) in enumerate(zip(was, now)) if x != y)
+                pairs = zip(was, now, strict=True)
+                self._moved = frozenset(k for k, (x, y) in enumerate(pairs) if x != y)
         return self._moved

@@ -30,6 +30,8 @@ from typing import Literal
 
 import msgspec
 
+from shengji.server.wire.actions import *  # noqa: F403  (the typed actions, re-exported)
+from shengji.server.wire.actions import TypedAction
 from shengji.server.wire.events import *  # noqa: F403  (the events, re-exported)
 from shengji.server.wire.events import WireEvent, render_event
 from shengji.server.wire.render import *  # noqa: F403  (their rendering, re-exported)
@@ -38,8 +40,6 @@ from shengji.server.wire.server import *  # noqa: F403  (the server's messages, 
 from shengji.server.wire.server import OLDEST, VERSION, ServerMessage, ServerMsg, encode
 from shengji.server.wire.views import *  # noqa: F403  (the views, re-exported)
 from shengji.server.wire.views import GameView, RoomInfo, SeatInfo
-from shengji.server.wire.actions import *  # noqa: F403  (the typed actions, re-exported)
-from shengji.server.wire.actions import TypedAction
 
 # --------------------------------------------------------------------------- client → server
 
