@@ -188,12 +188,13 @@ class Changes:
 
     def played_suits(self, seat: int | None) -> frozenset[str]:
         """With ``keyed_played``: the effective suits (``T``, ``S`` ...) of ``seat``'s
-        played-cards panel that changed: those of the cards played, and of the cards that
-        came into or left its own hand."""
+        played-cards panel that changed: those of the cards played, and of a card dealt to
+        it (otherwise a hand only loses cards to the table, which are among those played)."""
         assert self.before is not None
         b, a = self.before.deal, self.after.deal
         kinds = set(self._moved_kinds())
-        if seat is not None and b.hands[seat] is not a.hands[seat]:
+        dealt = "n_dealt" in self.engine  # else a hand only loses cards to the table
+        if dealt and seat is not None and b.hands[seat] is not a.hands[seat]:
             pairs = zip(b.hands[seat], a.hands[seat], strict=True)
             kinds.update(k for k, (x, y) in enumerate(pairs) if x != y)
         ctx = view_context(a, seat)
