@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 
 from shengji.core.ruleset import PRESETS
 from shengji.core.state import Phase
-from shengji.server.wire import messages as wire
 from shengji.server.table import Table
 from shengji.server.table.commands import ClientSaid, Opened
 from shengji.server.table.effects import Send
 from shengji.server.table.render import Deltas, UpdateEntry, seat_of
+from shengji.server.wire import messages as wire
 from shengji.server.wire.seat_view import game_view
 from tests.server.table_sim import Sim, config
 

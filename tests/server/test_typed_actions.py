@@ -15,11 +15,11 @@ import pytest
 from shengji.core.actions import Play
 from shengji.core.cards import cards_str
 from shengji.core.state import Phase
-from shengji.server import wire
 from shengji.server.table import Table
 from shengji.server.table.commands import ClientSaid, Opened, SeatBot
 from shengji.server.table.restore import restored
-from shengji.server.wire_actions import logged, read_logged, to_action, typed
+from shengji.server.wire import messages as wire
+from shengji.server.wire.actions import logged, read_logged, to_action, typed
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
 from tests.server.table_sim import Sim, config
 

@@ -30,9 +30,9 @@ import msgspec
 
 from shengji.core.match import MatchState
 from shengji.server.wire import messages as wire
+from shengji.server.wire.changes import Changes
 from shengji.server.wire.projection import RenderedEvent
 from shengji.server.wire.seat_view import game_view, game_views
-from shengji.server.wire.changes import Changes
 
 
 class Deltas(NamedTuple):
