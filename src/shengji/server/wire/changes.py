@@ -161,12 +161,16 @@ class Changes:
                 public.update(("match_over", "winner"))
         self.public = frozenset(public)
         seat_fields = set(seat_made)
+        unchanged: set[str] = set()
         if b is not None and b.friend_call is None and a.friend_call is None:
-            seat_fields.discard("friend_candidates")  # null before the call, for everyone
+            unchanged.add("friend_candidates")  # null before the call, for everyone
+        seat_fields -= unchanged
         if b is not None and b.phase is Phase.PLAYING and a.phase is Phase.PLAYING:
             seat_fields.discard("options")  # no choice but cards while tricks are played
         self._seat_fields = frozenset(seat_fields)
-        self._hand_fields = frozenset(k for k, deps in SEAT_DEPS.items() if _HAND in deps)
+        self._hand_fields = frozenset(
+            k for k, deps in SEAT_DEPS.items() if _HAND in deps and k not in unchanged
+        )
         self.keyed_played = (
             b is not None and not self.full and not self.engine & _PLAYED_LAYOUT
         )
