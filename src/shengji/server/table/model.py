@@ -65,8 +65,7 @@ class Viewer:
     seat: int | None = None
     delta_presence: bool = False
     """Said ``hello`` with ``presence: "delta"`` (server/live/presence.py)."""
-    deltas: bool = False
-    """Said ``hello`` with protocol version 3: sent ``delta`` messages (table/render.py)."""
+    deltas: bool = False  # said ``hello`` with protocol 3: sent ``delta`` messages
     last_nudge: float = -1e9
     hinting: bool = False
     """A bot is thinking of a hint for it (one at a time)."""
@@ -224,8 +223,7 @@ class Table:
     """Per seat, the ``seq`` of the newest message only it got (never resent)."""
     shown: MatchState | None = None
     """The match as the last public update left it: the base of the next one's deltas."""
-    shown_own: Mapping[int, MatchState] = field(default_factory=dict)
-    """Per seat told of private actions since: the match its last private update left."""
+    shown_own: Mapping[int, MatchState] = field(default_factory=dict)  # a seat's private base
     conns: Mapping[int, Viewer] = field(default_factory=dict)
     away_since: Mapping[int, float] = field(default_factory=dict)
     """Seated humans with no connection, since when."""
