@@ -37,6 +37,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from shengji.core.record import GameRecord, replay
+from shengji.server.wire.actions import read_logged
 from tests.server.helpers import Client, new_player, new_room
 from tests.server.test_restart import _free_port
 
@@ -207,7 +208,7 @@ def recovery_times(seen: Seen, outages: list[tuple[float, float]]) -> list[float
 
 def check_log(rows: list[tuple[int, str, str]], record: GameRecord, room: str) -> int:
     """Nothing lost, nothing twice: the logged actions are the record's; returns how many."""
-    actions = [data for _pos, kind, data in rows if kind == "action"]
+    actions = [str(read_logged(data)) for _pos, kind, data in rows if kind == "action"]
     assert actions == record.actions, f"{room}: the log is not the record"
     # each row at its own place in the room's log (a round of dealt cards shares one seq)
     places = [pos for pos, _kind, _data in rows]

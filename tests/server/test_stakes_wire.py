@@ -49,7 +49,7 @@ def test_a_coin_room_tells_its_clients_the_stakes_and_each_deals_settlement(
             if m["t"] == "update" and any(e["type"] == "deal_ended" for e in m["events"])
         )
         assert ended["seq"] < settled["seq"]
-        assert settled["v"] == 2
+        assert settled["v"] == 3
         assert (settled["match_no"], settled["deal_no"], settled["kind"]) == (1, 0, "coins")
         assert settled["settled"] is True and settled["reason"]
         deltas = settled["deltas"]

@@ -31,12 +31,13 @@ def test_client_actions_never_name_a_seat() -> None:
 
 def test_wire_messages_are_versioned_and_strict() -> None:
     assert wire.decode_client('{"t":"sit","v":1,"seat":2}') == wire.Sit(seat=2, v=1)
-    assert wire.decode_client('{"t":"sit","v":2,"seat":2}') == wire.Sit(seat=2)
-    for bad in ('{"t":"sit","v":3,"seat":2}', '{"t":"sit","seat":"2"}', '{"t":"sit","x":1}'):
+    assert wire.decode_client('{"t":"sit","v":2,"seat":2}') == wire.Sit(seat=2, v=2)
+    assert wire.decode_client('{"t":"sit","v":3,"seat":2}') == wire.Sit(seat=2)
+    for bad in ('{"t":"sit","v":4,"seat":2}', '{"t":"sit","seat":"2"}', '{"t":"sit","x":1}'):
         with pytest.raises(msgspec.ValidationError):
             wire.decode_client(bad)
     data = msgspec.json.decode(wire.encode(wire.Error(seq=4, code="x", message="y")))
-    assert data == {"t": "error", "v": 2, "seq": 4, "code": "x", "message": "y"}
+    assert data == {"t": "error", "v": 3, "seq": 4, "code": "x", "message": "y"}
 
 
 def _rendered(event: Any) -> Any:

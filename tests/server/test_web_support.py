@@ -24,7 +24,7 @@ def test_the_browser_table_is_served_at_the_root(server: str) -> None:
         assert r.status_code == 200 and "javascript" in r.headers["content-type"], path
     assert httpx.get(f"{server}/i18n/zh-CN.json").json()["card.BJ"] == "大王"
     # the API still wins over the static mount
-    assert httpx.get(f"{server}/api/meta").json()["protocol"] == 2
+    assert httpx.get(f"{server}/api/meta").json()["protocol"] == 3
     assert httpx.get(f"{server}/nope.js").status_code == 404
 
 

@@ -33,6 +33,7 @@ from shengji.server.table import Table
 from shengji.server.table.commands import ClientSaid, Opened
 from shengji.server.table.effects import Note
 from shengji.server.wire import messages as wire
+from shengji.server.wire.actions import read_logged
 from tests.server.faults import WriteFault
 from tests.server.helpers import (
     Client,
@@ -180,7 +181,7 @@ def _log_actions(data_dir: Path, match_no: int = 1) -> list[str]:
         "SELECT data FROM room_log WHERE kind = 'action' AND match_no = :m ORDER BY id",
         m=match_no,
     )
-    return [str(r[0]) for r in rows]
+    return [str(read_logged(str(r[0]))) for r in rows]  # typed rows, as action texts
 
 
 def _check_the_log_is_the_record(base: str, data_dir: Path, gid: int) -> None:
