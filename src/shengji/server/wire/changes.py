@@ -152,6 +152,8 @@ class Changes:
         public = set(public_fields)
         if b is None or self.full or b.to_act != a.to_act:
             public.add("to_act")
+        if "trick" in self.engine and not a.ruleset.player_aids:
+            public.add("last_trick")  # without player aids it shows until the next lead
         if before is None or self.full:
             public.update(MATCH_FIELDS)
         else:
