@@ -53,5 +53,6 @@ def install_storage_handler(app: FastAPI) -> None:
             store.health.failed(exc)
         return storage_unavailable()
 
-    for kind in (sa_exc.DBAPIError, sa_exc.DisconnectionError, sa_exc.TimeoutError):
+    # OSError: a pool's new connection refused (asyncpg's ConnectionRefusedError, unwrapped)
+    for kind in (sa_exc.DBAPIError, sa_exc.DisconnectionError, sa_exc.TimeoutError, OSError):
         app.add_exception_handler(kind, on_error)

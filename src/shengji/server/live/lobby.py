@@ -97,6 +97,12 @@ class Lobby:
         """Told when rooms start and stop here (the router, with Redis)."""
         self._closing: set[asyncio.Task[None]] = set()
         """Rooms their table closed, being stopped (``_close_soon``)."""
+        store.health.on_back.append(self._storage_back)
+
+    def _storage_back(self) -> None:
+        """The database takes writes again: paused rooms retry now, not after backoff."""
+        for room in list(self.rooms.values()):
+            room.storage_back()
 
     async def restore(self) -> int:
         """Claim every open room this process may run (on SQLite, alone: all of them;

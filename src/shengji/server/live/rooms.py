@@ -49,6 +49,7 @@ from shengji.server.table.commands import (
     Opened,
     SeatBot,
     SeedDrawn,
+    StorageBack,
     Tick,
 )
 from shengji.server.table.effects import (
@@ -464,6 +465,11 @@ class Room:
     def _tick(self) -> None:
         self._timer = None
         self.inbox.put_nowait(Tick())
+
+    def storage_back(self) -> None:
+        """The database takes writes again: a write waiting out its retry goes now."""
+        if self.table.outbox.retry_at is not None and not self.closed:
+            self.inbox.put_nowait(StorageBack())
 
     def _presence_soon(self) -> None:
         """Presence changed: flush it soon, once for every change until then."""

@@ -50,6 +50,12 @@ class Tick:
 
 
 @dataclass(frozen=True, slots=True)
+class StorageBack:
+    """The database took a write again after failing (``WriteHealth.on_back``): a failed
+    write waiting out its backoff is handed out now, not at its ``retry_at``."""
+
+
+@dataclass(frozen=True, slots=True)
 class BotMoved:
     """A bot's choice for ``seat`` at ``version`` (None: it failed or ran out of time)."""
 
@@ -128,6 +134,7 @@ Command: TypeAlias = (
     | Opened
     | Closed
     | Tick
+    | StorageBack
     | BotMoved
     | BotDeclared
     | HintReady
