@@ -9,7 +9,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
@@ -38,6 +38,7 @@ from shengji.server.live.rooms import Room
 from shengji.server.live.socket_route import SocketEndpoint, SocketsFirst
 from shengji.server.live.sockets import refuse, serve_socket
 from shengji.server.settings import Settings
+from shengji.server.http.strict_json import StrictJson, install_shape_errors
 from shengji.server.store.datadir_lock import DataDirLock
 from shengji.server.store.lease_keeper import LeaseKeeper
 from shengji.server.store.players import Player
@@ -59,9 +60,9 @@ def _room_json(room: Room) -> Any:
 
 class App(FastAPI):
     """The server app: every HTTP response, errors included, gets the security headers
-    (server/http/headers.py), and request bodies are capped (server/http/bodylimit.py); a
-    room's WebSocket (``/ws/{code}``) goes straight to ``socket_endpoint``
-    (server/live/socket_route.py)."""
+    (server/http/headers.py), request bodies are capped (server/http/bodylimit.py) and
+    strict JSON (server/http/strict_json.py); a room's WebSocket (``/ws/{code}``) goes
+    straight to ``socket_endpoint`` (server/live/socket_route.py)."""
 
     def __init__(self, settings: Settings, **kw: Any) -> None:
         super().__init__(**kw)
@@ -71,7 +72,8 @@ class App(FastAPI):
     def build_middleware_stack(self) -> ASGIApp:
         """FastAPI's stack inside the body cap, inside the headers, beside the rooms'
         sockets (outermost)."""
-        inner = BodyLimit(super().build_middleware_stack(), self.body_limit)
+        strict = StrictJson(super().build_middleware_stack())  # NaN, Infinity: 400
+        inner = BodyLimit(strict, self.body_limit)
         app = SecurityHeaders(inner, WEB_STATIC, ("/api/", "/healthz", "/readyz", "/metrics"))
         if self.socket_endpoint is None:
             return app
@@ -152,6 +154,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
     app = App(settings, title="shengji", version="1", lifespan=lifespan)
     app.state.settings = settings
     install_storage_handler(app)  # a full disk or a lost database: 503, never a bare 500
+    install_shape_errors(app)  # a body of the wrong shape: 422 naming the field
     quotas = Quotas(settings.signup_rate, settings.room_rate, settings.room_rate_per_address)
 
     def lobby() -> Lobby:
@@ -252,7 +255,8 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             )
         try:  # every option checked before the room exists (server/table/validate.py)
             ruleset = room_ruleset(body.preset, body.options)
-            bots = room_bots(body.bots, ruleset.players, settings.bot_budget_s)
+            seats = {int(seat): name for seat, name in body.bots.items()}
+            bots = room_bots(seats, ruleset.players, settings.bot_budget_s)
             room = await lobby().create(
                 player.id,
                 body.preset,
