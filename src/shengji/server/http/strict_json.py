@@ -25,7 +25,7 @@ BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 def _is_json(scope: Scope) -> bool:
     for name, value in scope.get("headers", ()):
         if name == b"content-type":
-            kind = value.split(b";", 1)[0].strip().lower()
+            kind: bytes = value.split(b";", 1)[0].strip().lower()
             return kind == b"application/json" or kind.endswith(b"+json")
     return False
 
