@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shengji.server.app import create_app
+from shengji.server.http.app import create_app
 from tests.server.helpers import Client, fast_settings, live_server, new_player
 
 

@@ -58,6 +58,11 @@ class Settings(BaseSettings):
     """Where clients reach this process (``http://10.0.0.5:8765``): the owner address of
     its rooms (``GET /api/rooms/{code}/owner``) and an entry of ``GET /api/instances``.
     Default: ``http://<host>:<port>``."""
+    operator_token: SecretStr | None = Field(default=None, min_length=16)
+    """Sent as ``X-Operator-Token``, it shows operators what strangers are not shown:
+    instance ids and lease epochs (``/api/rooms/{code}/owner``), every process and its
+    address (``/api/instances``). Without it those answer public addresses only, and only
+    when ``public_url`` is set (docs/deploy.md)."""
     lease_ttl_s: float = Field(default=6.0, gt=0)
     """A room's lease lasts this long unless renewed: an owner killed, frozen or cut off
     loses its rooms to another process after at most this (plus ``lease_scan_s``).
