@@ -9,6 +9,8 @@ import re
 import tomllib
 from pathlib import Path
 
+import yaml
+
 from shengji.cli.main import build_parser
 from shengji.server.http.app import create_app
 from shengji.server.settings import Settings
@@ -58,8 +60,24 @@ def test_the_proxy_upgrades_websockets_and_keeps_metrics_inside() -> None:
         "proxy_http_version 1.1;",
         "proxy_set_header Upgrade $http_upgrade;",
         "proxy_set_header Connection $connection_upgrade;",
-        "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
     ):
         assert line in ws, line
     assert "location = /metrics {\n        return 404;" in conf
-    assert 'FORWARDED_ALLOW_IPS: "*"' in (DEPLOY / "compose.yaml").read_text()
+    # the client address: overwritten by nginx everywhere, trusted from the proxy only
+    forwarded = re.findall(r"proxy_set_header X-Forwarded-For (\S+);", conf)
+    assert forwarded and set(forwarded) == {"$remote_addr"}, forwarded
+    assert "FORWARDED_ALLOW_IPS: \"*\"" not in (DEPLOY / "compose.yaml").read_text()
+
+
+def test_redis_has_a_password_on_a_private_network() -> None:
+    compose = yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+    services = compose["services"]
+    assert "--requirepass" in services["redis"]["command"]
+    assert compose["networks"]["private"]["internal"] is True
+    for name in ("redis", "postgres"):
+        assert services[name]["networks"] == ["private"] and "ports" not in services[name]
+    env = compose["x-shengji"]["environment"]
+    assert env["SHENGJI_REDIS_URL"].startswith("redis://:${REDIS_PASSWORD")
+    assert env["SHENGJI_BUS_SECRET"].startswith("${SHENGJI_BUS_SECRET:?")
+    proxy_ip = services["proxy"]["networks"]["edge"]["ipv4_address"]
+    assert env["FORWARDED_ALLOW_IPS"] == proxy_ip

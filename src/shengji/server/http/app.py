@@ -156,7 +156,8 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
     app.state.settings = settings
     install_storage_handler(app)  # a full disk or a lost database: 503, never a bare 500
     install_shape_errors(app)  # a body of the wrong shape: 422 naming the field
-    quotas = Quotas(settings.signup_rate, settings.room_rate, settings.room_rate_per_address)
+    quotas = Quotas(settings.signup_rate, settings.room_rate, settings.room_rate_per_address,
+                    settings.redis_url, settings.redis_prefix)  # shared through Redis if set
 
     def lobby() -> Lobby:
         lob: Lobby = app.state.lobby
@@ -221,7 +222,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         except BadName as e:
             raise HTTPException(400, str(e)) from e
         try:
-            quotas.signup(address_key(request.client and request.client.host))
+            await quotas.signup(address_key(request.client and request.client.host))
         except OverQuota as e:
             raise _too_many(e) from e
         player, token = await store().players.create(name)
@@ -239,7 +240,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         player = await current_player(authorization)
         address = address_key(request.client and request.client.host)
         try:
-            quotas.check_room(player.id, address)
+            await quotas.check_room(player.id, address)
         except OverQuota as e:
             raise _too_many(e) from e
         owned = lobby().owned_by(player.id)
@@ -274,7 +275,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             raise HTTPException(503, str(e), headers={"Retry-After": retry}) from e
         except (LobbyError, ValueError) as e:
             raise HTTPException(400, str(e)) from e
-        quotas.room_created(player.id, address)
+        await quotas.room_created(player.id, address)
         for seat, name in sorted(bots.items()):
             room.add_bot(seat, name)
         return _room_json(room)
