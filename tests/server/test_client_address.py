@@ -16,9 +16,9 @@ from pathlib import Path
 
 import httpx
 import yaml
+from shengji.server.app import create_app
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from shengji.server.app import create_app
 from tests.server.helpers import fast_settings
 from tests.server.route_cluster import cluster
 

@@ -10,7 +10,7 @@ import hmac
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import msgspec
 from fastapi import FastAPI, Header, HTTPException, Request, WebSocket
@@ -32,6 +32,7 @@ from shengji.server.http.names import BadName, clean_name
 from shengji.server.http.quotas import OpenSockets, OverQuota, Quotas, address_key
 from shengji.server.http.ready import ready_response
 from shengji.server.http.requests import NewPlayer, NewRoom
+from shengji.server.http.strict_json import StrictJson, install_shape_errors
 from shengji.server.live.bots_runner import BotRunner
 from shengji.server.live.expiry import Janitor
 from shengji.server.live.lobby import Lobby, LobbyError, LobbyFull
@@ -39,7 +40,6 @@ from shengji.server.live.rooms import Room
 from shengji.server.live.socket_route import SocketEndpoint, SocketsFirst
 from shengji.server.live.sockets import refuse, serve_socket
 from shengji.server.settings import Settings
-from shengji.server.http.strict_json import StrictJson, install_shape_errors
 from shengji.server.store.datadir_lock import DataDirLock
 from shengji.server.store.lease_keeper import LeaseKeeper
 from shengji.server.store.players import Player
