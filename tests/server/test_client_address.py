@@ -11,14 +11,18 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
+import socket
 from pathlib import Path
 
 import httpx
+import pytest
 import yaml
-from shengji.server.app import create_app
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
+from shengji.server.http.app import create_app
+from shengji.server.http.quotas import OverQuota, Quotas
 from tests.server.helpers import fast_settings
 from tests.server.route_cluster import cluster
 
@@ -102,3 +106,28 @@ def test_three_instances_sharing_redis_enforce_one_limit(tmp_path: Path) -> None
             answers.append(r.status_code)
         assert answers.count(200) == 4, answers
         assert set(answers) == {200, 429}, answers
+
+
+def test_quotas_count_here_while_the_shared_count_is_away(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Redis does not answer: each process still enforces the limit alone, says so once."""
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        closed = s.getsockname()[1]
+    q = Quotas("3/minute", "1/minute", "1/minute", f"redis://127.0.0.1:{closed}/0", "t:")
+
+    async def run() -> list[bool]:
+        out = []
+        for _ in range(5):
+            try:
+                await q.signup("192.0.2.4")
+                out.append(True)
+            except OverQuota:
+                out.append(False)
+        return out
+
+    with caplog.at_level(logging.WARNING, logger="shengji.server"):
+        assert asyncio.run(run()) == [True, True, True, False, False]
+    said = [r for r in caplog.records if "shared count" in r.getMessage()]
+    assert len(said) == 1, said

@@ -13,9 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
-from shengji.server.app import create_app
 from sqlalchemy.engine import make_url
 
+from shengji.server.http.app import create_app
 from tests.server.cut_proxy import CutProxy
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
 from tests.server.test_strict_input import tracebacks

@@ -38,6 +38,8 @@ from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
 
 log = logging.getLogger("shengji.server")
+WARN_S = 60.0
+"""A quota whose shared count is unavailable says so at most this often."""
 
 
 class OverQuota(Exception):
@@ -92,6 +94,14 @@ class Quota:
         self.name = name
         self.items: list[RateLimitItem] = parse_many(rates)
         self.what = what
+        self._warned = -WARN_S
+
+    def _unavailable(self, e: Exception) -> None:
+        now = time.monotonic()
+        if now - self._warned >= WARN_S:
+            self._warned = now
+            log.warning("quota %s: the shared count (Redis) is unavailable (%s: %s); this "
+                        "process counts alone meanwhile", self.name, type(e).__name__, e)
 
     async def check(self, key: str) -> None:
         """Raise ``OverQuota`` if one more request for ``key`` would exceed a rate."""
@@ -106,8 +116,7 @@ class Quota:
             except OverQuota:
                 raise
             except Exception as e:  # Redis away: this process counts alone meanwhile
-                log.warning("quota %s: shared count unavailable (%s); counting here", self.name,
-                            type(e).__name__)
+                self._unavailable(e)
 
     async def hit(self, key: str) -> None:
         """Count one request for ``key`` (shared and here)."""
@@ -116,8 +125,7 @@ class Quota:
                 for item in self.items:
                     await limiter.hit(item, self.name, key)
             except Exception as e:
-                log.warning("quota %s: shared count unavailable (%s)", self.name,
-                            type(e).__name__)
+                self._unavailable(e)
 
 
 class Quotas:
