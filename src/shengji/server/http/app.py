@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -29,6 +28,7 @@ from shengji.server.http.health import health_response, install_storage_handler
 from shengji.server.http.history import install_history, room_replay
 from shengji.server.http.lan import is_loopback, share_base
 from shengji.server.http.names import BadName, clean_name
+from shengji.server.http.placement import install_placement
 from shengji.server.http.quotas import OpenSockets, OverQuota, Quotas, address_key
 from shengji.server.http.ready import ready_response
 from shengji.server.http.requests import NewPlayer, NewRoom
@@ -297,45 +297,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             raise HTTPException(404, "no such room")
         return info
 
-    def is_operator(request: Request) -> bool:
-        """The request carries the operator token (``X-Operator-Token``)."""
-        token = settings.operator_token
-        sent = request.headers.get("x-operator-token", "")
-        return token is not None and hmac.compare_digest(
-            sent.encode(), token.get_secret_value().encode())
-
-    @app.get("/api/rooms/{code}/owner")
-    async def room_owner(code: str, request: Request) -> dict[str, Any]:
-        """Where clients reach the process running the room (server/store/lease_keeper.py);
-        instance ids and epochs for operators only, addresses only when public."""
-        keeper: LeaseKeeper = app.state.leases
-        holder = await keeper.owner_of(code)
-        if holder is None:
-            raise HTTPException(404, "no such room")
-        operator = is_operator(request)
-        answer: dict[str, Any] = {
-            "address": holder.address if operator or settings.public_url else None,
-            "live": holder.live,
-            "here": holder.instance == keeper.instance
-            and (code in lobby().rooms or code in lobby().idle),
-        }
-        if operator:
-            answer |= {"instance": holder.instance, "epoch": holder.epoch}
-        return answer
-
-    @app.get("/api/instances")
-    async def instances(request: Request) -> dict[str, Any]:
-        """The processes serving this database (alive within two lease TTLs): their public
-        addresses; ids and every address for operators."""
-        keeper: LeaseKeeper = app.state.leases
-        alive = await keeper.instances()
-        if is_operator(request):
-            return {"me": keeper.instance,
-                    "instances": [{"id": i, "address": a} for i, a in alive]}
-        if not settings.public_url:
-            raise HTTPException(403, "addresses are not public here (SHENGJI_PUBLIC_URL "
-                                     "unset); operators send X-Operator-Token")
-        return {"instances": [{"address": a} for _, a in alive]}
+    install_placement(app, settings, lobby)  # /owner, /api/instances (operators see more)
 
     @app.get("/api/players/{pid}/games")
     async def player_games(
