@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -489,3 +489,9 @@ class Room:
         t = self.table
         away = [i for i in t.humans() if not t.connected(i)]
         self.presence.flush(viewers, t.seq, away)
+
+
+def wake_paused(rooms: Iterable[Room]) -> None:
+    """The database takes writes again: paused rooms retry now, not after their backoff."""
+    for room in list(rooms):
+        room.storage_back()
