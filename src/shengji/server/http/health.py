@@ -40,7 +40,7 @@ def storage_unavailable() -> JSONResponse:
     )
 
 
-DATABASE_MODULES = ("sqlalchemy", "asyncpg", "aiosqlite", "sqlite3", "shengji.server.storage")
+DATABASE_MODULES = ("sqlalchemy", "asyncpg", "aiosqlite", "sqlite3", "shengji.server.store")
 
 
 def from_database(exc: BaseException) -> bool:
