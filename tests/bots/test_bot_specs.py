@@ -34,6 +34,13 @@ from shengji.cli.main import build_parser
         f"search:{MAX_WORLDS + 1}w",
         "search:0w",
         "search:1e3w",
+        "search:1e3",  # ASCII digits only: no exponent, no underscore, no other digits
+        "search:1_000",
+        "search:１０００",
+        "search:٣٠٠",
+        "search:１６w",
+        "search:+5",
+        "search: 5",
         "search:" + "9" * 5000,
         "search:10:minimax",
         "heuristic:5",
@@ -52,7 +59,7 @@ def test_unbounded_or_unknown_specs_are_refused(name: str) -> None:
     ("name", "spec"),
     [
         ("search", BotSpec("search")),
-        ("Search:1e3", BotSpec("search", 1000.0)),
+        ("Search:1000", BotSpec("search", 1000.0)),
         (f"search:{MAX_THINK_MS:g}", BotSpec("search", MAX_THINK_MS)),
         ("search:16w:random", BotSpec("search", None, 16, "random", chains=False)),
         ("search:16w:plain", BotSpec("search", None, 16, "heuristic", chains=False)),

@@ -58,8 +58,30 @@ def test_the_proxy_upgrades_websockets_and_keeps_metrics_inside() -> None:
         "proxy_http_version 1.1;",
         "proxy_set_header Upgrade $http_upgrade;",
         "proxy_set_header Connection $connection_upgrade;",
-        "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",
     ):
         assert line in ws, line
     assert "location = /metrics {\n        return 404;" in conf
-    assert 'FORWARDED_ALLOW_IPS: "*"' in (DEPLOY / "compose.yaml").read_text()
+    # the client address: overwritten by nginx everywhere, trusted from the proxy only
+    forwarded = re.findall(r"proxy_set_header X-Forwarded-For (\S+);", conf)
+    assert forwarded and set(forwarded) == {"$remote_addr"}, forwarded
+    assert "FORWARDED_ALLOW_IPS: \"*\"" not in (DEPLOY / "compose.yaml").read_text()
+
+
+def _service(compose: str, name: str) -> str:
+    """The text of one service of compose.yaml (up to the next one)."""
+    start = compose.index(f"\n  {name}:\n")
+    nxt = re.search(r"^  [a-z]+:\n", compose[start + 2:], re.M)
+    return compose[start:start + 2 + nxt.start()] if nxt else compose[start:]
+
+
+def test_redis_has_a_password_on_a_private_network() -> None:
+    compose = (DEPLOY / "compose.yaml").read_text()
+    redis, postgres = _service(compose, "redis"), _service(compose, "postgres")
+    assert '"--requirepass", "${REDIS_PASSWORD:?' in redis
+    assert re.search(r"^  private:.*\n    internal: true$", compose, re.M)
+    for service in (redis, postgres):
+        assert "networks: [private]" in service and "ports:" not in service
+    assert "SHENGJI_REDIS_URL: redis://:${REDIS_PASSWORD:?" in compose
+    assert "SHENGJI_BUS_SECRET: ${SHENGJI_BUS_SECRET:?" in compose
+    (proxy_ip,) = re.findall(r"ipv4_address: (\S+)", _service(compose, "proxy"))
+    assert f'FORWARDED_ALLOW_IPS: "{proxy_ip}"' in compose

@@ -31,6 +31,8 @@ from shengji.core.record import GameRecord, replay_steps
 from tests import pg
 
 Msg = dict[str, Any]
+OPERATOR = "the test cluster's operator token"
+"""Every test instance's ``SHENGJI_OPERATOR_TOKEN``: ``owner`` sees instance ids with it."""
 
 
 def free_port() -> int:
@@ -85,6 +87,7 @@ def start_instance(name: str, url: str, logs: Path, **env: str) -> Instance:
     environ.update(
         SHENGJI_INSTANCE_ID=name,
         SHENGJI_PUBLIC_URL=f"http://127.0.0.1:{port}",
+        SHENGJI_OPERATOR_TOKEN=OPERATOR,
         SHENGJI_DEAL_PACING_S="0.02",
         SHENGJI_BOT_DELAY_S="0.05",
         SHENGJI_DEAL_END_PAUSE_S="0",
@@ -129,7 +132,8 @@ def owner(bases: list[str], code: str) -> Msg | None:
     """The room's owner as the first instance that answers tells it (None: none does)."""
     for base in bases:
         try:
-            r = httpx.get(f"{base}/api/rooms/{code}/owner", timeout=2)
+            r = httpx.get(f"{base}/api/rooms/{code}/owner", timeout=2,
+                          headers={"X-Operator-Token": OPERATOR})
         except httpx.HTTPError:
             continue
         if r.status_code == 200:

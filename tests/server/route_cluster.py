@@ -30,6 +30,8 @@ import pytest
 from tests import pg
 
 REDIS_ENV = "SHENGJI_TEST_REDIS_URL"
+BUS_SECRET = "the test cluster's bus secret"
+"""What every process of a test group seals its Redis messages with."""
 
 
 def free_port() -> int:
@@ -55,6 +57,8 @@ class Redis:
     port: int
     data: Path | None = None
     proc: subprocess.Popen[bytes] | None = None
+    password: str | None = None
+    """A private server's ``requirepass`` (its URL carries it)."""
 
     @property
     def private(self) -> bool:
@@ -65,7 +69,8 @@ class Redis:
         assert self.data is not None
         self.proc = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", str(self.data)],
+             "--appendonly", "no", "--dir", str(self.data),
+             *(["--requirepass", self.password] if self.password else [])],
             stdout=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 10
@@ -89,7 +94,8 @@ def redis_or_skip(tmp: Path) -> Iterator[Redis]:
         port = free_port()
         data = tmp / "redis"
         data.mkdir()
-        r = Redis(f"redis://127.0.0.1:{port}/0", port, data)
+        password = secrets.token_hex(16)
+        r = Redis(f"redis://:{password}@127.0.0.1:{port}/0", port, data, password=password)
         r.start()
         try:
             yield r
@@ -203,8 +209,8 @@ def cluster(tmp: Path, names: list[str], **env: str) -> Iterator[Cluster]:
         url = stack.enter_context(pg.fresh_schema(admin))
         redis = stack.enter_context(redis_or_skip(tmp))
         prefix = f"t{secrets.token_hex(4)}:"
-        group = Cluster(url, redis, prefix, {**FAST_ENV, "SHENGJI_REDIS_PREFIX": prefix, **env},
-                        tmp)
+        group = Cluster(url, redis, prefix, {**FAST_ENV, "SHENGJI_REDIS_PREFIX": prefix,
+                                             "SHENGJI_BUS_SECRET": BUS_SECRET, **env}, tmp)
         try:
             for name in names:
                 group.start(name)

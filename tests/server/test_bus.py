@@ -17,9 +17,19 @@ from hypothesis import strategies as st
 
 from shengji.server.cluster import route_wire as rw
 from shengji.server.cluster.bus import Bus
+from shengji.server.cluster.bus_auth import BusKey
 from tests.server.route_cluster import Redis, redis_or_skip
 
 DOWN = -1
+KEY = BusKey("test secret of the bus tests")
+
+
+def _n(key: bytes) -> int:
+    return int.from_bytes(key, "big")
+
+
+def _key(n: int) -> bytes:
+    return n.to_bytes(rw.KEY_BYTES, "big")
 
 
 @pytest.fixture(scope="module")
@@ -73,14 +83,14 @@ async def _run(redis: Redis, plan: list[Step]) -> None:
     if redis.proc is None:
         redis.start()
     prefix = f"bus{secrets.token_hex(3)}:"
-    a, b = Bus(redis.url, prefix, "a"), Bus(redis.url, prefix, "b")
+    a, b = Bus(redis.url, prefix, "a", KEY), Bus(redis.url, prefix, "b", KEY)
     log: list[int] = []
     for bus in (a, b):
         bus.own_handler = lambda data, bus=bus: bus.pong()  # type: ignore[misc]
     a.on_down.append(lambda why: log.append(DOWN))
 
     def heard(payload: bytes) -> None:
-        log.extend(m.conn for m in rw.decode(payload) if isinstance(m, rw.Frame))
+        log.extend(_n(m.conn) for m in rw.decode(payload) if isinstance(m, rw.Frame))
 
     await a.start()
     await b.start()
@@ -92,7 +102,7 @@ async def _run(redis: Redis, plan: list[Step]) -> None:
             if op == "send":
                 for _ in range(n):
                     sent += 1
-                    b.publish(channel, rw.Frame(sent, "b", b"x"))
+                    b.publish(channel, rw.Frame(_key(sent), "b", b"x"))
                     if sent % 7 == 0:
                         await asyncio.sleep(0)
             elif op == "kill":
@@ -104,7 +114,7 @@ async def _run(redis: Redis, plan: list[Step]) -> None:
             else:
                 await asyncio.sleep(0.05 * n)
         sent += 1
-        b.publish(channel, rw.Frame(sent, "b", b"last"))
+        b.publish(channel, rw.Frame(_key(sent), "b", b"last"))
         await _until(lambda: sent in log or not (a.up and b.up))
     finally:
         await a.stop()
@@ -119,14 +129,15 @@ async def _run(redis: Redis, plan: list[Step]) -> None:
 
 
 def test_a_batch_round_trips() -> None:
+    k, q = rw.new_key(), rw.new_key()
     batch: list[rw.BusMsg] = [
-        rw.Open(1, "e", b'{"t":"hello"}'),
-        rw.Frame(1, "e", b"\xff"),
-        rw.Left(1, "e"),
-        rw.Ask(7, "e", "replay", None),
-        rw.Out(1, b"{}"),
-        rw.Shut(1, 1012),
-        rw.Answer(7, 404, b'{"detail":"x"}'),
+        rw.Open(k, "e", b'{"t":"hello"}'),
+        rw.Frame(k, "e", b"\xff"),
+        rw.Left(k, "e"),
+        rw.Ask(q, "e", "replay", None),
+        rw.Out(k, b"{}"),
+        rw.Shut(k, 1012),
+        rw.Answer(q, 404, b'{"detail":"x"}'),
         rw.Ping(3),
     ]
     assert rw.decode(rw.encode(batch)) == batch
@@ -136,7 +147,7 @@ def test_a_redis_that_does_not_answer_stalls_nothing(tmp_path: Path) -> None:
     async def run() -> None:
         from tests.server.route_cluster import free_port
 
-        bus = Bus(f"redis://127.0.0.1:{free_port()}/0", "x:", "a")
+        bus = Bus(f"redis://127.0.0.1:{free_port()}/0", "x:", "a", KEY)
         started = time.monotonic()
         await bus.start(wait_s=1.0)
         assert not bus.up and bus.reason

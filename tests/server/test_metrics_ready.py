@@ -103,7 +103,8 @@ def test_readyz_is_503_while_redis_does_not_answer(tmp_path: Path) -> None:
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
         closed = s.getsockname()[1]
-    settings = fast_settings(str(tmp_path), redis_url=f"redis://127.0.0.1:{closed}/0")
+    settings = fast_settings(str(tmp_path), redis_url=f"redis://127.0.0.1:{closed}/0",
+                             bus_secret="a test bus secret")
     with live_server(settings) as base:
         r = httpx.get(f"{base}/readyz", timeout=10)
         assert r.status_code == 503 and r.headers["retry-after"]
@@ -116,7 +117,9 @@ def test_readyz_is_503_while_redis_does_not_answer(tmp_path: Path) -> None:
 def test_readyz_with_a_redis_that_answers(tmp_path: Path) -> None:
     if not _redis_answers():
         pytest.skip("no Redis answers on 127.0.0.1:6379")
-    with live_server(fast_settings(str(tmp_path), redis_url="redis://127.0.0.1:6379/0")) as b:
+    settings = fast_settings(str(tmp_path), redis_url="redis://127.0.0.1:6379/0",
+                             bus_secret="a test bus secret")
+    with live_server(settings) as b:
         r = httpx.get(f"{b}/readyz", timeout=10)
         assert r.status_code == 200 and r.json()["checks"]["redis"]["ok"] is True
 

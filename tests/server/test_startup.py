@@ -170,3 +170,20 @@ def test_unreadable_database_message(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(Path, "open", refuse)
     with pytest.raises(StartupError, match=r"cannot read the database .*Permission denied"):
         check_database(db)
+
+
+def test_cluster_mode_without_the_bus_secret_refuses_to_start(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "SHENGJI_BUS_SECRET"}
+    done = subprocess.run(
+        [*SERVE, "--port", "0", "--data-dir", str(tmp_path), "--redis-url",
+         "redis://127.0.0.1:6379/0"],
+        capture_output=True, text=True, timeout=60, env=env,
+    )
+    _one_line(done, "--redis-url needs SHENGJI_BUS_SECRET")
+
+
+def test_a_short_bus_secret_is_refused_without_being_echoed(tmp_path: Path) -> None:
+    env = {"SHENGJI_BUS_SECRET": "hunter2"}
+    err = _one_line(_serve("--data-dir", str(tmp_path), "--redis-url",
+                           "redis://127.0.0.1:6379/0", env=env), "SHENGJI_BUS_SECRET")
+    assert "hunter2" not in err

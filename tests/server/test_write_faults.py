@@ -30,7 +30,7 @@ from shengji.core.record import GameRecord, replay
 from shengji.server.http.app import create_app
 from shengji.server.store.write_faults import WriteHealth
 from shengji.server.table import Table
-from shengji.server.table.commands import ClientSaid, Opened
+from shengji.server.table.commands import ClientSaid, Opened, StorageBack
 from shengji.server.table.effects import Note
 from shengji.server.wire import messages as wire
 from shengji.server.wire.actions import read_logged
@@ -102,6 +102,25 @@ def test_the_retries_back_off_up_to_the_limit() -> None:
         sim.tick()
     assert waits[:3] == [lim.retry_first_s, 2 * lim.retry_first_s, 4 * lim.retry_first_s]
     assert max(w for w in waits if w is not None) == lim.retry_max_s
+
+
+def test_the_database_back_hands_the_waiting_write_out_at_once() -> None:
+    """``StorageBack`` (a write succeeded elsewhere): the retry goes now, not at the end of
+    its backoff; with nothing waiting it changes nothing."""
+    sim, conn = _chatting_table()
+    sim.feed(StorageBack())
+    assert not sim.writes  # nothing was waiting: nothing to hand out
+    sim.feed(ClientSaid(conn, wire.Chat(text="hello")))
+    for _ in range(6):  # a long backoff by now
+        sim.complete_write(fail=True)
+        sim.tick()
+    sim.complete_write(fail=True)
+    lim = sim.table.config.limits
+    assert not sim.writes and sim.wake is not None and sim.wake - sim.now >= lim.retry_max_s / 2
+    sim.feed(StorageBack())
+    assert len(sim.writes) == 1 and sim.writes[0].retry  # out now, the clock unmoved
+    sim.complete_write()
+    assert [m.t for m in sim.inbox_of(conn)[-2:]] == ["resumed", "chat"]
 
 
 def test_an_error_that_is_not_a_storage_fault_fails_the_room_at_once(tmp_path: Path) -> None:

@@ -231,3 +231,27 @@ def test_a_silent_client_that_does_not_answer_is_closed() -> None:
         raw.close()
         assert len(pings) == 1
         assert 0.3 <= waited < 2.0  # one interval, then the pong's timeout
+
+
+def test_a_frame_over_the_size_limit_is_answered_too_big_before_the_close(
+    tmp_path: Path,
+) -> None:
+    """A frame the protocol refuses (over ``ws_max_size``: 1 MiB in tests, 64 KiB served)
+    gets the protocol's ``too-big`` error first, then the socket closes (1009; the server
+    closes its end at once, so a client still sending may see a reset instead)."""
+    from websockets.exceptions import ConnectionClosed
+
+    with live_server(fast_settings(str(tmp_path))) as base:
+        p = new_player(base, "ann")
+        c = Client(base, new_room(base, p["token"])["code"], p["token"])
+        try:
+            c.ws.send("x" * ((1 << 20) + 1))
+            said = json.loads(c.ws.recv(timeout=10))
+            assert said["t"] == "error" and said["code"] == "too-big", said
+            try:
+                while True:
+                    c.ws.recv(timeout=10)
+            except ConnectionClosed as e:  # the close (1009) may be lost to a TCP reset
+                assert e.rcvd is None or e.rcvd.code == 1009, e
+        finally:
+            c.close()

@@ -32,6 +32,7 @@ The levels offered to players (新手 / 普通 / 高手) are names for bots and 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -127,6 +128,11 @@ class BotSpec:
     alone."""
 
 
+_WORLDS = re.compile(r"[0-9]{1,6}", re.ASCII)
+_THINK = re.compile(r"[0-9]{1,6}(\.[0-9]{1,3})?", re.ASCII)
+"""A think time in a spec: ASCII digits, perhaps a decimal point (``search:250``)."""
+
+
 def parse_bot_spec(name: str, arena: bool = False) -> BotSpec:
     """Parse and check a bot name; ``ValueError`` with a clear message if it is refused.
 
@@ -135,7 +141,11 @@ def parse_bot_spec(name: str, arena: bool = False) -> BotSpec:
     >>> parse_bot_spec("search:inf")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: search think time must be ... ms in (0, 60000], not 'inf'; use search:<think ms>...
+    ValueError: search think time is ASCII digits (ms); use search:<think ms>...
+    >>> parse_bot_spec("search:90000")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: search think time must be ... ms in (0, 60000], not '90000'; use search:...
     >>> parse_bot_spec("cheat")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -171,9 +181,11 @@ def parse_bot_spec(name: str, arena: bool = False) -> BotSpec:
         rollout = "heuristic"
     if think.endswith("w"):
         digits = think[:-1]
-        if not digits.isdigit() or not 1 <= int(digits) <= MAX_WORLDS:
+        if not _WORLDS.fullmatch(digits) or not 1 <= int(digits) <= MAX_WORLDS:
             raise ValueError(f"search worlds must be 1..{MAX_WORLDS}{usage}")
         return BotSpec(base, None, int(digits), rollout or None, chains)
+    if not _THINK.fullmatch(think):  # ASCII digits: not １０００, ٣٠٠, 1_000 or 1e3
+        raise ValueError(f"search think time is ASCII digits (ms){usage}")
     try:
         return BotSpec(base, think_ms(think, "search think time"), None, rollout or None,
                        chains)

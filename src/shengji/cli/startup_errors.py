@@ -64,9 +64,13 @@ def load_settings(overrides: dict[str, Any]) -> Settings:
     except ValidationError as e:
         first = e.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else "?"
-        value = str(first.get("input"))[:60]
+        value = "…" if "secret" in field else str(first.get("input"))[:60]  # never echoed
         why = str(first["msg"]).rstrip(".")
         raise StartupError(f"bad value {value!r} for {flag_name(field)}: {why}", 2) from e
+    if settings.redis_url and settings.bus_secret is None:
+        raise StartupError(
+            "--redis-url needs SHENGJI_BUS_SECRET: the secret every process sharing Redis "
+            "seals its messages with (openssl rand -hex 32; docs/deploy.md)", 2)
     from shengji.server.table.validate import server_bot
 
     try:

@@ -17,6 +17,9 @@ it, and ``shengji_tables`` counts the rooms of every lobby it watches. What is m
                                               request that met an unreachable database)
 ``shengji_lease_changes_total``    counter    room leases adopted from a process that
                                               stopped renewing, or lost to another
+``shengji_bus_forged_total``       counter    messages from Redis dropped unread: not
+                                              sealed with the group's secret for their
+                                              channel (server/cluster/bus_auth.py)
 ``shengji_build_info{version}``    gauge      1, labelled with the package version
 =================================  =========  ============================================
 
@@ -93,6 +96,11 @@ LOG_COMMITS = Counter(
 LEASE_CHANGES = Counter(
     "shengji_lease_changes",
     "Room leases this process adopted from a dead owner or lost to another process",
+    registry=REGISTRY,
+)
+BUS_FORGED = Counter(
+    "shengji_bus_forged",
+    "Messages from Redis dropped unread: not sealed with the group's secret for their channel",
     registry=REGISTRY,
 )
 BUILD = Gauge("shengji_build_info", "The running shengji version", ["version"],
@@ -193,6 +201,11 @@ def database_error() -> None:
 def lease_changed() -> None:
     """This process adopted a room from a dead owner, or lost one to another process."""
     LEASE_CHANGES.inc()
+
+
+def bus_forged() -> None:
+    """A message from Redis did not open with the group's secret (server/cluster/bus.py)."""
+    BUS_FORGED.inc()
 
 
 def render() -> bytes:

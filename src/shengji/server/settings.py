@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Literal
 
 from limits import parse_many
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -38,6 +38,11 @@ class Settings(BaseSettings):
     through pub/sub), and the lobby lists every process's rooms (server/cluster/router.py). Unset:
     nothing routed; processes sharing a PostgreSQL database still hand rooms over by lease
     and answer a socket for another's room ``moved`` (close 4409). ``/readyz`` checks it."""
+    bus_secret: SecretStr | None = Field(default=None, min_length=16)
+    """The secret shared by every process of a group (``SHENGJI_BUS_SECRET``, 16 characters
+    or more; ``openssl rand -hex 32``): every message between them through Redis is sealed
+    with it, and one that is not is dropped (server/cluster/bus_auth.py). Required with
+    ``redis_url``: a process without it refuses to start."""
     redis_prefix: str = Field(default="shengji:", min_length=1, max_length=64)
     """Prefix of every Redis key and channel: one per group of processes that share rooms
     (two groups on one Redis never see each other)."""
@@ -53,6 +58,11 @@ class Settings(BaseSettings):
     """Where clients reach this process (``http://10.0.0.5:8765``): the owner address of
     its rooms (``GET /api/rooms/{code}/owner``) and an entry of ``GET /api/instances``.
     Default: ``http://<host>:<port>``."""
+    operator_token: SecretStr | None = Field(default=None, min_length=16)
+    """Sent as ``X-Operator-Token``, it shows operators what strangers are not shown:
+    instance ids and lease epochs (``/api/rooms/{code}/owner``), every process and its
+    address (``/api/instances``). Without it those answer public addresses only, and only
+    when ``public_url`` is set (docs/deploy.md)."""
     lease_ttl_s: float = Field(default=6.0, gt=0)
     """A room's lease lasts this long unless renewed: an owner killed, frozen or cut off
     loses its rooms to another process after at most this (plus ``lease_scan_s``).

@@ -14,6 +14,10 @@ channels it listens to, and an honest account of whether the link works.
   called (routed sessions are closed so their clients reconnect), and the link is rebuilt
   with backoff (every channel subscribed again, then ``on_up``). Messages lost meanwhile
   are never silently skipped over: every session that could have lost one was closed.
+- **Sealing** (server/cluster/bus_auth.py): every payload goes out sealed with the group's secret
+  for its channel, and one that does not open is dropped before any handler sees it,
+  counted (``shengji_bus_forged_total``) and logged (at most once a minute). Rooms'
+  channels are named by a keyed hash of their code, never the code.
 """
 
 from __future__ import annotations
@@ -29,7 +33,9 @@ import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 
+from shengji.server import metrics
 from shengji.server.cluster import route_wire as rw
+from shengji.server.cluster.bus_auth import BusKey
 
 log = logging.getLogger("shengji.server.route")
 
@@ -39,16 +45,20 @@ STALE_S = 10.0
 """No ``Ping`` of ours came back for this long: the link is down."""
 MAX_QUEUED = 200_000
 """Messages queued for Redis at most; more: the link is too slow, taken as down."""
+FORGED_LOG_S = 60.0
+"""A forged message is logged at most this often (each one is counted)."""
 
 Handler = Callable[[bytes], None]
 
 
 class Bus:
-    """``Bus(url, prefix, instance)``; ``await start()``, then ``publish`` / ``listen``."""
+    """``Bus(url, prefix, instance, key)``; ``await start()``, then ``publish`` /
+    ``listen``."""
 
-    def __init__(self, url: str, prefix: str, instance: str) -> None:
+    def __init__(self, url: str, prefix: str, instance: str, key: BusKey) -> None:
         self.prefix = prefix
         self.instance = instance
+        self.key = key
         self.own = f"{prefix}edge:{instance}"
         """This process's own channel (answers, bytes for its clients, its pings)."""
         self.redis: aioredis.Redis = aioredis.from_url(
@@ -72,10 +82,13 @@ class Bus:
         self._pong = time.monotonic()
         self._tasks: list[asyncio.Task[None]] = []
         self._first = asyncio.Event()
+        self.forged = 0
+        """Messages dropped because they did not open with the key."""
+        self._forged_logged = -FORGED_LOG_S
 
     def room_channel(self, code: str) -> str:
-        """The inbox of room ``code`` (its owner listens)."""
-        return f"{self.prefix}room:{code}"
+        """The inbox of room ``code`` (its owner listens), named by a keyed hash."""
+        return f"{self.prefix}room:{self.key.room_name(code)}"
 
     def edge_channel(self, instance: str) -> str:
         """The own channel of process ``instance``."""
@@ -146,7 +159,7 @@ class Bus:
         try:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for channel, msgs in groups.items():
-                    pipe.publish(channel, rw.encode(msgs))
+                    pipe.publish(channel, self.key.seal(channel, rw.encode(msgs)))
                 heard = await pipe.execute()
         except Exception as e:
             self._break(f"publishing failed: {type(e).__name__}: {e}")
@@ -289,13 +302,25 @@ class Bus:
             elif kind == "unsubscribe":
                 confirmed.discard(channel)
             elif kind == "message":
-                data: bytes = m["data"]
                 handler = self._own if channel == own else self._handlers.get(channel)
-                if handler is not None:
+                data = self.key.open(channel, m["data"])
+                if data is None:
+                    self._forged(channel)
+                elif handler is not None:
                     try:
                         handler(data)
                     except Exception:  # a handler's bug is no lost link
                         log.exception("a handler of channel %s failed", channel.decode())
+
+    def _forged(self, channel: bytes) -> None:
+        self.forged += 1
+        metrics.bus_forged()
+        now = time.monotonic()
+        if now - self._forged_logged >= FORGED_LOG_S:
+            self._forged_logged = now
+            log.warning("dropped %d message(s) on Redis channel %s not sealed with this group's "
+                        "secret (SHENGJI_BUS_SECRET): someone else publishes to this Redis",
+                        self.forged, channel.decode(errors="replace"))
 
     def _own(self, data: bytes) -> None:
         if self.own_handler is not None:

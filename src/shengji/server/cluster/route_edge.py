@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 
 import msgspec
@@ -69,9 +68,8 @@ class Edge:
     def __init__(self, bus: Bus, settings: Settings) -> None:
         self.bus = bus
         self.settings = settings
-        self.links: dict[int, _Link] = {}
-        self.asks: dict[int, asyncio.Future[tuple[int, bytes]]] = {}
-        self._ask_ids = itertools.count(1)
+        self.links: dict[bytes, _Link] = {}
+        self.asks: dict[bytes, asyncio.Future[tuple[int, bytes]]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._twice: set[str] = set()
 
@@ -104,14 +102,15 @@ class Edge:
         conn = Conn(Player(id=f"routed:{code[:6]}", name=""), s.send_queue, s.send_buffer_bytes,
                     batch)
         link = _Link(code, conn)
-        self.links[conn.id] = link
+        key = rw.new_key()  # unguessable: the owner acts on what comes under it
+        self.links[key] = link
         metrics.routed(edge=1)
         writer = asyncio.create_task(write_socket(ws, conn))
         channel = self.bus.room_channel(code)
         gone = _Closer(conn, MOVED)
         cap = self.settings.max_message_bytes + 1  # longer: cut, the owner says too-big
         try:
-            self.bus.publish(channel, rw.Open(conn.id, self.bus.instance, _bytes(first)), gone)
+            self.bus.publish(channel, rw.Open(key, self.bus.instance, _bytes(first)), gone)
             while conn.open:
                 try:
                     message = await ws.receive()
@@ -123,12 +122,12 @@ class Edge:
                 raw = text.encode() if text is not None else data
                 if raw is None:
                     continue
-                self.bus.publish(channel, rw.Frame(conn.id, self.bus.instance, raw[:cap]), gone)
+                self.bus.publish(channel, rw.Frame(key, self.bus.instance, raw[:cap]), gone)
         finally:
-            self.links.pop(conn.id, None)
+            self.links.pop(key, None)
             metrics.routed(edge=-1)
             if self.bus.up:
-                self.bus.publish(channel, rw.Left(conn.id, self.bus.instance))
+                self.bus.publish(channel, rw.Left(key, self.bus.instance))
             conn.close(conn.close_code)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 5)
@@ -138,7 +137,7 @@ class Edge:
         it cannot be asked or does not answer in time."""
         if not self.bus.up:
             raise RouteDown(REDIS_DOWN)
-        qid = next(self._ask_ids)
+        qid = rw.new_key()
         done: asyncio.Future[tuple[int, bytes]] = asyncio.get_running_loop().create_future()
         self.asks[qid] = done
 

@@ -1,7 +1,9 @@
 """The lobby every process shows: each owner keeps its rooms in one Redis hash.
 
-``<prefix>lobby`` maps a room's code to a ``Listing`` (JSON: the room's ``RoomInfo``, its
-database id and the process running it). An owner writes a room's listing when it starts
+``<prefix>lobby`` maps a room's name (``BusKey.room_name``: a keyed hash of its code) to a
+``Listing`` (JSON: the room's ``RoomInfo``, its database id and the process running it),
+sealed with the group's secret (server/cluster/bus_auth.py) as 64 hex digits in front; a listing
+that does not open is skipped, as if absent. An owner writes a room's listing when it starts
 running it (before its creator hears of it), rewrites it within ``REFRESH_S`` of a change
 and deletes it when it stops (only if it is still the owner: an adopter's listing stays).
 ``<prefix>alive:<instance>`` expires ``ALIVE_MS`` after the process's last heartbeat, so
@@ -21,6 +23,7 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from shengji.server.cluster.bus import Bus
+from shengji.server.cluster.bus_auth import MAC_BYTES
 from shengji.server.live.rooms import Room
 from shengji.server.tasks import cancel_and_wait
 from shengji.server.wire import messages as wire
@@ -37,7 +40,7 @@ ALIVE_MS = 10_000
 
 _DROP_IF_OWNER = """
 local v = redis.call('HGET', KEYS[1], ARGV[1])
-if v and cjson.decode(v)['owner'] == ARGV[2] then
+if v and cjson.decode(string.sub(v, 65))['owner'] == ARGV[2] then
   return redis.call('HDEL', KEYS[1], ARGV[1])
 end
 return 0
@@ -88,8 +91,32 @@ class SharedLobby:
         self.sent.clear()
         self._wake.set()
 
+    def _field(self, code: str) -> str:
+        return self.bus.key.room_name(code)
+
+    def _seal(self, code: str, listing: Listing) -> bytes:
+        data = msgspec.json.encode(listing)
+        mac = self.bus.key.seal(self.key + self._field(code), data)[:MAC_BYTES]
+        return mac.hex().encode() + data
+
+    def _open(self, name: bytes | str, value: bytes | str) -> Listing | None:
+        """The listing in ``value`` under field ``name`` if it is sealed and well formed."""
+        field = name.decode() if isinstance(name, bytes) else name
+        value = value.encode() if isinstance(value, str) else value
+        try:
+            sealed = bytes.fromhex(value[: 2 * MAC_BYTES].decode()) + value[2 * MAC_BYTES:]
+        except (ValueError, UnicodeDecodeError):
+            return None
+        data = self.bus.key.open((self.key + field).encode(), sealed)
+        if data is None:
+            return None
+        try:
+            return _decoder.decode(data)
+        except (msgspec.DecodeError, msgspec.ValidationError):
+            return None
+
     def _listing(self, room: Room) -> bytes:
-        return msgspec.json.encode(Listing(room.rid, self.bus.instance, room.info()))
+        return self._seal(room.code, Listing(room.rid, self.bus.instance, room.info()))
 
     async def put(self, room: Room) -> None:
         """List ``room`` now (it runs here)."""
@@ -99,7 +126,7 @@ class SharedLobby:
         try:
             async with self.bus.redis.pipeline(transaction=False) as pipe:
                 pipe.set(self.alive_key(self.bus.instance), b"1", px=ALIVE_MS)
-                pipe.hset(self.key, room.code, data)
+                pipe.hset(self.key, self._field(room.code), data)
                 await pipe.execute()
             self.sent[room.code] = data
         except Exception as e:
@@ -111,7 +138,8 @@ class SharedLobby:
         if not self.bus.up:
             return
         with contextlib.suppress(Exception):
-            await self.bus.redis.eval(_DROP_IF_OWNER, 1, self.key, code, self.bus.instance)
+            await self.bus.redis.eval(_DROP_IF_OWNER, 1, self.key, self._field(code),
+                                      self.bus.instance)
 
     async def refresh(self) -> int:
         """Renew the heartbeat and rewrite the listings that changed; returns how many."""
@@ -125,11 +153,12 @@ class SharedLobby:
         for code, stub in list(self.lobby.idle.items()):  # unloaded while idle: still ours
             if code not in self.sent:
                 info = msgspec.json.decode(stub.info, type=wire.RoomInfo)
-                changed[code] = msgspec.json.encode(Listing(stub.rid, self.bus.instance, info))
+                changed[code] = self._seal(code, Listing(stub.rid, self.bus.instance, info))
         async with self.bus.redis.pipeline(transaction=False) as pipe:
             pipe.set(self.alive_key(self.bus.instance), b"1", px=ALIVE_MS)
             if changed:
-                pipe.hset(self.key, mapping=changed)  # type: ignore[arg-type]
+                named = {self._field(code): data for code, data in changed.items()}
+                pipe.hset(self.key, mapping=named)  # type: ignore[arg-type]
             await pipe.execute()
         self.sent.update(changed)
         return len(changed)
@@ -149,10 +178,7 @@ class SharedLobby:
     async def listings(self) -> list[Listing]:
         """Every room listed by a live process (this one's too)."""
         raw = await self.bus.redis.hgetall(self.key)
-        out: list[Listing] = []
-        for value in raw.values():
-            with contextlib.suppress(msgspec.DecodeError, msgspec.ValidationError):
-                out.append(_decoder.decode(value))
+        out = [x for x in (self._open(k, v) for k, v in raw.items()) if x is not None]
         owners = sorted({x.owner for x in out})
         if not owners:
             return []
@@ -162,12 +188,9 @@ class SharedLobby:
 
     async def listing(self, code: str) -> Listing | None:
         """Room ``code``'s listing, if a live process lists it."""
-        value = await self.bus.redis.hget(self.key, code)
-        if value is None:
-            return None
-        try:
-            found = _decoder.decode(value)
-        except (msgspec.DecodeError, msgspec.ValidationError):
+        value = await self.bus.redis.hget(self.key, self._field(code))
+        found = None if value is None else self._open(self._field(code), value)
+        if found is None or found.room.code != code:
             return None
         if await self.bus.redis.exists(self.alive_key(found.owner)):
             return found

@@ -46,7 +46,7 @@ Loader = Callable[[str], Awaitable[Room | None]]
 class RemoteConn(Conn):
     """A client on another process: sends are published to its edge."""
 
-    def __init__(self, player: Player, bus: Bus, edge: str, key: int, guest: Guest) -> None:
+    def __init__(self, player: Player, bus: Bus, edge: str, key: bytes, guest: Guest) -> None:
         super().__init__(player, 16)  # its buffer is not used: sends are published
         self.bus = bus
         self.channel = bus.edge_channel(edge)
@@ -71,7 +71,7 @@ class RemoteConn(Conn):
 class Guest:
     """One remote client's session (a task), fed by its edge's frames."""
 
-    def __init__(self, host: Host, code: str, edge: str, key: int) -> None:
+    def __init__(self, host: Host, code: str, edge: str, key: bytes) -> None:
         self.host = host
         self.code = code
         self.edge = edge
@@ -142,7 +142,7 @@ class Host:
         self.auth_gate = auth_gate
         self.answer = answer
         self.load = load
-        self.guests: dict[tuple[str, int], Guest] = {}
+        self.guests: dict[tuple[str, bytes], Guest] = {}
         self.held: set[str] = set()
         """The rooms this process runs (loaded or unloaded while idle), by code."""
         self._asks: set[asyncio.Task[None]] = set()
@@ -210,7 +210,7 @@ class Host:
                 case _:
                     pass
 
-    async def _ask(self, code: str, qid: int, edge: str, op: str, player: str | None) -> None:
+    async def _ask(self, code: str, qid: bytes, edge: str, op: str, player: str | None) -> None:
         try:
             status, body = self.answer(await self.load(code), op, player)
         except Exception as e:

@@ -9,24 +9,35 @@ Two kinds of channel, named under the instance group's prefix (``Settings.redis_
   ``Answer`` there; the process also hears its own ``Ping`` there (the link's liveness).
 
 A payload is a msgpack array of messages (a batch: one ``PUBLISH`` carries everything a
-process had queued for that channel, in order).
+process had queued for that channel, in order), sealed on the way (server/cluster/bus_auth.py). A
+routed client's ``conn`` and a question's ``id`` are ``new_key()``: 16 random bytes, so
+that nobody can name another's connection by guessing.
 
->>> batch = encode([Frame(conn=3, edge="e1", data=b'{"t":"ping","v":2}')])
+>>> batch = encode([Frame(conn=b"k" * 16, edge="e1", data=b'{"t":"ping","v":2}')])
 >>> decode(batch)[0].data
 b'{"t":"ping","v":2}'
 """
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 
 import msgspec
+
+KEY_BYTES = 16
+"""A routed connection's or question's key: 128 random bits."""
+
+
+def new_key() -> bytes:
+    """A fresh key for a routed connection or question."""
+    return secrets.token_bytes(KEY_BYTES)
 
 
 class Open(msgspec.Struct, tag="open", array_like=True):
     """Edge → owner: a client came; ``first`` is its first frame (``hello``, unchecked)."""
 
-    conn: int
+    conn: bytes
     edge: str
     first: bytes
 
@@ -36,7 +47,7 @@ class Frame(msgspec.Struct, tag="frame", array_like=True):
     ``max_message_bytes``: a longer frame is cut there, so the owner still says
     ``too-big``)."""
 
-    conn: int
+    conn: bytes
     edge: str
     data: bytes
 
@@ -44,14 +55,14 @@ class Frame(msgspec.Struct, tag="frame", array_like=True):
 class Left(msgspec.Struct, tag="left", array_like=True):
     """Edge → owner: the client's socket closed."""
 
-    conn: int
+    conn: bytes
     edge: str
 
 
 class Ask(msgspec.Struct, tag="ask", array_like=True):
     """Edge → owner: an HTTP question only the live room can answer (``op``: ``replay``)."""
 
-    id: int
+    id: bytes
     edge: str
     op: str
     player: str | None
@@ -60,21 +71,21 @@ class Ask(msgspec.Struct, tag="ask", array_like=True):
 class Out(msgspec.Struct, tag="out", array_like=True):
     """Owner → edge: bytes for one client's socket."""
 
-    conn: int
+    conn: bytes
     data: bytes
 
 
 class Shut(msgspec.Struct, tag="shut", array_like=True):
     """Owner → edge: close that client's socket with ``code``."""
 
-    conn: int
+    conn: bytes
     code: int
 
 
 class Answer(msgspec.Struct, tag="answer", array_like=True):
     """Owner → edge: the answer to an ``Ask``: an HTTP status and a JSON body."""
 
-    id: int
+    id: bytes
     status: int
     body: bytes
 

@@ -30,6 +30,7 @@ from fastapi import HTTPException, WebSocket
 from starlette.websockets import WebSocketDisconnect
 
 from shengji.server.cluster.bus import Bus
+from shengji.server.cluster.bus_auth import BusKey
 from shengji.server.cluster.route_edge import MOVING, REDIS_DOWN, UNAVAILABLE, Edge, RouteDown
 from shengji.server.cluster.route_lobby import SharedLobby
 from shengji.server.cluster.route_owner import Host
@@ -67,10 +68,14 @@ class Router:
         ``live_replay``: the match a room here is playing, as an edge's client asks for it
         (the app passes server/http/history.py's ``room_replay``; None: refused, 404)."""
         assert settings.redis_url, "a Router needs a Redis URL"
+        if settings.bus_secret is None:
+            raise ValueError("SHENGJI_BUS_SECRET is not set: processes sharing Redis must "
+                             "share a secret (docs/deploy.md)")
         self.settings = settings
         self.store = store
         self.instance = instance or settings.instance_id or secrets.token_hex(4)
-        self.bus = Bus(settings.redis_url, settings.redis_prefix, self.instance)
+        key = BusKey(settings.bus_secret.get_secret_value())
+        self.bus = Bus(settings.redis_url, settings.redis_prefix, self.instance, key)
         answer = functools.partial(answer_ask, live_replay=live_replay)
         self.host = Host(self.bus, store, settings, auth_gate, answer, lobby.load)
         self.edge = Edge(self.bus, settings)

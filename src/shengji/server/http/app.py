@@ -28,9 +28,11 @@ from shengji.server.http.health import health_response, install_storage_handler
 from shengji.server.http.history import install_history, room_replay
 from shengji.server.http.lan import is_loopback, share_base
 from shengji.server.http.names import BadName, clean_name
+from shengji.server.http.placement import install_placement
 from shengji.server.http.quotas import OpenSockets, OverQuota, Quotas, address_key
 from shengji.server.http.ready import ready_response
 from shengji.server.http.requests import NewPlayer, NewRoom
+from shengji.server.http.strict_json import StrictJson, install_shape_errors
 from shengji.server.live.bots_runner import BotRunner
 from shengji.server.live.expiry import Janitor
 from shengji.server.live.lobby import Lobby, LobbyError, LobbyFull
@@ -59,9 +61,9 @@ def _room_json(room: Room) -> Any:
 
 class App(FastAPI):
     """The server app: every HTTP response, errors included, gets the security headers
-    (server/http/headers.py), and request bodies are capped (server/http/bodylimit.py); a
-    room's WebSocket (``/ws/{code}``) goes straight to ``socket_endpoint``
-    (server/live/socket_route.py)."""
+    (server/http/headers.py), request bodies are capped (server/http/bodylimit.py) and
+    strict JSON (server/http/strict_json.py); a room's WebSocket (``/ws/{code}``) goes
+    straight to ``socket_endpoint`` (server/live/socket_route.py)."""
 
     def __init__(self, settings: Settings, **kw: Any) -> None:
         super().__init__(**kw)
@@ -71,7 +73,8 @@ class App(FastAPI):
     def build_middleware_stack(self) -> ASGIApp:
         """FastAPI's stack inside the body cap, inside the headers, beside the rooms'
         sockets (outermost)."""
-        inner = BodyLimit(super().build_middleware_stack(), self.body_limit)
+        strict = StrictJson(super().build_middleware_stack())  # NaN, Infinity: 400
+        inner = BodyLimit(strict, self.body_limit)
         app = SecurityHeaders(inner, WEB_STATIC, ("/api/", "/healthz", "/readyz", "/metrics"))
         if self.socket_endpoint is None:
             return app
@@ -152,7 +155,9 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
     app = App(settings, title="shengji", version="1", lifespan=lifespan)
     app.state.settings = settings
     install_storage_handler(app)  # a full disk or a lost database: 503, never a bare 500
-    quotas = Quotas(settings.signup_rate, settings.room_rate, settings.room_rate_per_address)
+    install_shape_errors(app)  # a body of the wrong shape: 422 naming the field
+    quotas = Quotas(settings.signup_rate, settings.room_rate, settings.room_rate_per_address,
+                    settings.redis_url, settings.redis_prefix)  # shared through Redis if set
 
     def lobby() -> Lobby:
         lob: Lobby = app.state.lobby
@@ -217,7 +222,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         except BadName as e:
             raise HTTPException(400, str(e)) from e
         try:
-            quotas.signup(address_key(request.client and request.client.host))
+            await quotas.signup(address_key(request.client and request.client.host))
         except OverQuota as e:
             raise _too_many(e) from e
         player, token = await store().players.create(name)
@@ -235,7 +240,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
         player = await current_player(authorization)
         address = address_key(request.client and request.client.host)
         try:
-            quotas.check_room(player.id, address)
+            await quotas.check_room(player.id, address)
         except OverQuota as e:
             raise _too_many(e) from e
         owned = lobby().owned_by(player.id)
@@ -252,7 +257,8 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             )
         try:  # every option checked before the room exists (server/table/validate.py)
             ruleset = room_ruleset(body.preset, body.options)
-            bots = room_bots(body.bots, ruleset.players, settings.bot_budget_s)
+            seats = {int(seat): name for seat, name in body.bots.items()}
+            bots = room_bots(seats, ruleset.players, settings.bot_budget_s)
             room = await lobby().create(
                 player.id,
                 body.preset,
@@ -269,7 +275,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             raise HTTPException(503, str(e), headers={"Retry-After": retry}) from e
         except (LobbyError, ValueError) as e:
             raise HTTPException(400, str(e)) from e
-        quotas.room_created(player.id, address)
+        await quotas.room_created(player.id, address)
         for seat, name in sorted(bots.items()):
             room.add_bot(seat, name)
         return _room_json(room)
@@ -291,24 +297,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             raise HTTPException(404, "no such room")
         return info
 
-    @app.get("/api/rooms/{code}/owner")
-    async def room_owner(code: str) -> dict[str, Any]:
-        """Which process runs the room and where clients reach it (server/store/lease_keeper.py)."""
-        keeper: LeaseKeeper = app.state.leases
-        holder = await keeper.owner_of(code)
-        if holder is None:
-            raise HTTPException(404, "no such room")
-        return {"instance": holder.instance, "address": holder.address,
-                "epoch": holder.epoch, "live": holder.live,
-                "here": holder.instance == keeper.instance
-                and (code in lobby().rooms or code in lobby().idle)}
-
-    @app.get("/api/instances")
-    async def instances() -> dict[str, Any]:
-        """The processes serving this database (alive within two lease TTLs)."""
-        keeper: LeaseKeeper = app.state.leases
-        return {"me": keeper.instance,
-                "instances": [{"id": i, "address": a} for i, a in await keeper.instances()]}
+    install_placement(app, settings, lobby)  # /owner, /api/instances (operators see more)
 
     @app.get("/api/players/{pid}/games")
     async def player_games(

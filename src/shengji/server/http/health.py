@@ -40,18 +40,42 @@ def storage_unavailable() -> JSONResponse:
     )
 
 
+DATABASE_MODULES = ("sqlalchemy", "asyncpg", "aiosqlite", "sqlite3", "shengji.server.store")
+
+
+def from_database(exc: BaseException) -> bool:
+    """Whether ``exc`` came from the database: a SQLAlchemy error, or an ``OSError`` raised
+    in the database's code (a pool's refused connection), not any ``OSError`` at all.
+
+    >>> from_database(sa_exc.OperationalError("SELECT 1", {}, OSError()))
+    True
+    >>> from_database(OSError("raised here"))
+    False
+    """
+    if isinstance(exc, sa_exc.SQLAlchemyError):
+        return True
+    tb = exc.__traceback__
+    while tb is not None:
+        module = str(tb.tb_frame.f_globals.get("__name__", ""))
+        if module.startswith(DATABASE_MODULES):
+            return True
+        tb = tb.tb_next
+    return False
+
+
 def install_storage_handler(app: FastAPI) -> None:
     """Answer a storage fault raised by any route with ``storage_unavailable`` (and tell
     ``Store.health``: a failed read of an unreachable database counts too); any other
     error keeps its usual 500."""
 
     async def on_error(request: Request, exc: Exception) -> JSONResponse:
-        if not is_storage_fault(exc):
+        if not is_storage_fault(exc) or not from_database(exc):
             raise exc
         store = getattr(request.app.state, "store", None)
         if store is not None:
             store.health.failed(exc)
         return storage_unavailable()
 
-    for kind in (sa_exc.DBAPIError, sa_exc.DisconnectionError, sa_exc.TimeoutError):
+    # OSError: a pool's new connection refused (asyncpg's ConnectionRefusedError, unwrapped)
+    for kind in (sa_exc.DBAPIError, sa_exc.DisconnectionError, sa_exc.TimeoutError, OSError):
         app.add_exception_handler(kind, on_error)

@@ -2,20 +2,26 @@
 and the open WebSockets one address may hold (``OpenSockets``).
 
 Each quota is one or more rates in the notation of the ``limits`` library
-(``"10/minute;100/hour"``), kept in memory with a moving window: a request is allowed when
+(``"10/minute;100/hour"``), kept with a moving window, in memory or, given a Redis URL
+(``--redis-url``), in Redis under the group's prefix, so that every process of a group
+counts together (three instances give an address the limit once, not three times; a
+Redis that does not answer: each process counts alone meanwhile). A request is allowed when
 every window of its quota has room, and a refusal says how many seconds until the oldest
 counted request leaves the window (the ``Retry-After`` of the 429). Only what was allowed is
 counted, so a guest who waits as told always gets through.
 
+>>> import asyncio
 >>> q = Quotas(signup_rate="9/minute", room_rate="1/minute", room_rate_per_address="3/minute")
->>> q.check_room("ann", "10.0.0.7")
->>> q.room_created("ann", "10.0.0.7")
->>> try:
-...     q.check_room("ann", "10.0.0.7")
-... except OverQuota as e:
-...     print(e.message, 0 < e.retry_after <= 60)
+>>> async def demo() -> None:
+...     await q.check_room("ann", "10.0.0.7")
+...     await q.room_created("ann", "10.0.0.7")
+...     try:
+...         await q.check_room("ann", "10.0.0.7")
+...     except OverQuota as e:
+...         print(e.message, 0 < e.retry_after <= 60)
+...     await q.check_room("bob", "10.0.0.7")  # another player behind the same address
+>>> asyncio.run(demo())
 too many rooms from one player: at most 1 per 1 minute True
->>> q.check_room("bob", "10.0.0.7")  # another player behind the same address
 >>> address_key("2001:db8::1") == address_key("2001:db8::2")  # one IPv6 host is a /64
 True
 """
@@ -23,12 +29,17 @@ True
 from __future__ import annotations
 
 import ipaddress
+import logging
 import math
 import time
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from limits.aio.storage import MemoryStorage, RedisStorage
+from limits.aio.strategies import MovingWindowRateLimiter
+
+log = logging.getLogger("shengji.server")
+WARN_S = 60.0
+"""A quota whose shared count is unavailable says so at most this often."""
 
 
 class OverQuota(Exception):
@@ -60,55 +71,95 @@ def address_key(host: str | None) -> str:
     return str(ip)
 
 
+def limits_url(redis_url: str) -> str:
+    """The ``limits`` library's name for a Redis URL (its async storage).
+
+    >>> limits_url("redis://:pw@redis:6379/0")
+    'async+redis://:pw@redis:6379/0'
+    """
+    for scheme, theirs in (("rediss://", "async+rediss://"), ("redis://", "async+redis://"),
+                           ("unix://", "async+redis+unix://")):
+        if redis_url.startswith(scheme):
+            return theirs + redis_url[len(scheme):]
+    raise ValueError("a Redis URL starts with redis://, rediss:// or unix://")
+
+
 class Quota:
     """One named quota: several rates, all of which must have room."""
 
-    def __init__(self, limiter: MovingWindowRateLimiter, name: str, rates: str, what: str):
-        self.limiter = limiter
+    def __init__(self, limiters: list[MovingWindowRateLimiter], name: str, rates: str,
+                 what: str):
+        self.limiters = limiters
+        """The shared limiter (Redis) first, if any, then this process's own."""
         self.name = name
         self.items: list[RateLimitItem] = parse_many(rates)
         self.what = what
+        self._warned = -WARN_S
 
-    def check(self, key: str) -> None:
+    def _unavailable(self, e: Exception) -> None:
+        now = time.monotonic()
+        if now - self._warned >= WARN_S:
+            self._warned = now
+            log.warning("quota %s: the shared count (Redis) is unavailable (%s: %s); this "
+                        "process counts alone meanwhile", self.name, type(e).__name__, e)
+
+    async def check(self, key: str) -> None:
         """Raise ``OverQuota`` if one more request for ``key`` would exceed a rate."""
-        for item in self.items:
-            if not self.limiter.test(item, self.name, key):
-                stats = self.limiter.get_window_stats(item, self.name, key)
-                wait = max(1, math.ceil(stats.reset_time - time.time()))
-                raise OverQuota(f"too many {self.what}: at most {item}", wait)
+        for limiter in self.limiters:
+            try:
+                for item in self.items:
+                    if not await limiter.test(item, self.name, key):
+                        stats = await limiter.get_window_stats(item, self.name, key)
+                        wait = max(1, math.ceil(stats.reset_time - time.time()))
+                        raise OverQuota(f"too many {self.what}: at most {item}", wait)
+                return
+            except OverQuota:
+                raise
+            except Exception as e:  # Redis away: this process counts alone meanwhile
+                self._unavailable(e)
 
-    def hit(self, key: str) -> None:
-        """Count one request for ``key``."""
-        for item in self.items:
-            self.limiter.hit(item, self.name, key)
+    async def hit(self, key: str) -> None:
+        """Count one request for ``key`` (shared and here)."""
+        for limiter in self.limiters:
+            try:
+                for item in self.items:
+                    await limiter.hit(item, self.name, key)
+            except Exception as e:
+                self._unavailable(e)
 
 
 class Quotas:
     """The server's quotas (rates as in Settings: ``signup_rate``, ``room_rate``,
-    ``room_rate_per_address``)."""
+    ``room_rate_per_address``), shared through ``redis_url`` (keys under ``prefix``) when
+    given."""
 
-    def __init__(self, signup_rate: str, room_rate: str, room_rate_per_address: str) -> None:
-        limiter = MovingWindowRateLimiter(MemoryStorage())
-        self.signups = Quota(limiter, "signup", signup_rate, "sign-ups from one address")
-        self.rooms = Quota(limiter, "room", room_rate, "rooms from one player")
+    def __init__(self, signup_rate: str, room_rate: str, room_rate_per_address: str,
+                 redis_url: str | None = None, prefix: str = "shengji:") -> None:
+        limiters = [MovingWindowRateLimiter(MemoryStorage())]
+        if redis_url:
+            shared = RedisStorage(limits_url(redis_url), implementation="redispy",
+                                  key_prefix=f"{prefix}quota")
+            limiters.insert(0, MovingWindowRateLimiter(shared))
+        self.signups = Quota(limiters, "signup", signup_rate, "sign-ups from one address")
+        self.rooms = Quota(limiters, "room", room_rate, "rooms from one player")
         self.room_addresses = Quota(
-            limiter, "room-address", room_rate_per_address, "rooms from one address"
+            limiters, "room-address", room_rate_per_address, "rooms from one address"
         )
 
-    def signup(self, address: str) -> None:
+    async def signup(self, address: str) -> None:
         """Allow and count one sign-up from ``address``, or raise ``OverQuota``."""
-        self.signups.check(address)
-        self.signups.hit(address)
+        await self.signups.check(address)
+        await self.signups.hit(address)
 
-    def check_room(self, player: str, address: str) -> None:
+    async def check_room(self, player: str, address: str) -> None:
         """Raise ``OverQuota`` if ``player`` at ``address`` may not create a room now."""
-        self.rooms.check(player)
-        self.room_addresses.check(address)
+        await self.rooms.check(player)
+        await self.room_addresses.check(address)
 
-    def room_created(self, player: str, address: str) -> None:
+    async def room_created(self, player: str, address: str) -> None:
         """Count a room ``player`` created from ``address``."""
-        self.rooms.hit(player)
-        self.room_addresses.hit(address)
+        await self.rooms.hit(player)
+        await self.room_addresses.hit(address)
 
 
 class OpenSockets:

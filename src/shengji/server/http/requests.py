@@ -1,31 +1,43 @@
 """The JSON bodies the HTTP API accepts (pydantic models; server/http/app.py's routes).
 
+Both are strict (``"3"`` is no integer, ``"yes"`` no boolean: nothing is coerced) and
+closed (an unknown key is refused); FastAPI answers either with 422 naming the field
+(server/http/strict_json.py).
+
 >>> NewRoom().preset, NewRoom(bots={"1": "random"}).bots
-('classic', {1: 'random'})
+('classic', {'1': 'random'})
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 
 class NewPlayer(BaseModel):
     """``POST /api/players``."""
 
+    model_config = ConfigDict(strict=True, extra="forbid")
+
     name: str
     """Trimmed and checked by ``server/http/names.py`` (a bad name: 400 saying why)."""
+
+
+SeatKey = Annotated[str, StringConstraints(pattern=r"^-?[0-9]{1,3}$")]
+"""A seat as a JSON object's key: ``"1"`` (ASCII digits only; out of range: 400)."""
 
 
 class NewRoom(BaseModel):
     """``POST /api/rooms``."""
 
+    model_config = ConfigDict(strict=True, extra="forbid")
+
     preset: str = "classic"
     options: dict[str, Any] = Field(default_factory=dict)
     private: bool = False
     max_deals: int | None = None
-    bots: dict[int, str] = Field(default_factory=dict)
+    bots: dict[SeatKey, str] = Field(default_factory=dict)
     """Seats to fill with bots at once: ``{"1": "random"}``."""
     stakes: dict[str, Any] | None = None
     """What the room plays for: ``{"kind": "rating" | "coins" | "beans", "coefficient": N,

@@ -18,7 +18,7 @@ from shengji.core.ruleset import PRESET_INFO, Ruleset
 from shengji.server.live.bots_runner import BotRunner
 from shengji.server.live.idle_rooms import IdleRoom, stub_of, unloadable
 from shengji.server.live.quarantine import describe, quarantine
-from shengji.server.live.rooms import Room
+from shengji.server.live.rooms import Room, wake_paused
 from shengji.server.live.stakes import StakeRules
 from shengji.server.settings import Settings
 from shengji.server.store.lease_keeper import LeaseKeeper
@@ -97,6 +97,7 @@ class Lobby:
         """Told when rooms start and stop here (the router, with Redis)."""
         self._closing: set[asyncio.Task[None]] = set()
         """Rooms their table closed, being stopped (``_close_soon``)."""
+        store.health.on_back.append(lambda: wake_paused(self.rooms.values()))
 
     async def restore(self) -> int:
         """Claim every open room this process may run (on SQLite, alone: all of them;

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -49,6 +49,7 @@ from shengji.server.table.commands import (
     Opened,
     SeatBot,
     SeedDrawn,
+    StorageBack,
     Tick,
 )
 from shengji.server.table.effects import (
@@ -466,6 +467,11 @@ class Room:
         self._timer = None
         self.inbox.put_nowait(Tick())
 
+    def storage_back(self) -> None:
+        """The database takes writes again: a write waiting out its retry goes now."""
+        if self.table.outbox.retry_at is not None and not self.closed:
+            self.inbox.put_nowait(StorageBack())
+
     def _presence_soon(self) -> None:
         """Presence changed: flush it soon, once for every change until then."""
         if self._presence_timer is None:
@@ -484,3 +490,9 @@ class Room:
         t = self.table
         away = [i for i in t.humans() if not t.connected(i)]
         self.presence.flush(viewers, t.seq, away)
+
+
+def wake_paused(rooms: Iterable[Room]) -> None:
+    """The database takes writes again: paused rooms retry now, not after their backoff."""
+    for room in list(rooms):
+        room.storage_back()

@@ -27,6 +27,7 @@ from shengji.server.store.players import Player
 from shengji.server.store.storage import Store
 from shengji.server.store.write_faults import STORAGE_DOWN, is_storage_fault
 from shengji.server.wire import messages as wire
+from shengji.server.wire.strict import why_malformed
 
 
 class Router(Protocol):
@@ -300,9 +301,8 @@ async def serve_client(
             try:
                 msg = wire.decode_client(raw)
             except (msgspec.DecodeError, msgspec.ValidationError) as e:
-                conn.send(
-                    wire.encode(wire.Error(seq=room.seq, code="bad-message", message=str(e)[:200]))
-                )
+                why = why_malformed(raw, e)[:200]  # the field: NaN, a wrong type, unknown key
+                conn.send(wire.encode(wire.Error(seq=room.seq, code="bad-message", message=why)))
                 continue
             if isinstance(msg, wire.Hello):
                 conn.send(

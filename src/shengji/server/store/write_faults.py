@@ -123,9 +123,11 @@ class WriteHealth:
         self,
         probe: Callable[[], Awaitable[None]] | None = None,
         first_s: float = 0.25,
-        max_s: float = 5.0,
+        max_s: float = 1.0,
     ) -> None:
         self.probe = probe
+        self.on_back: list[Callable[[], None]] = []
+        """Called when a write succeeds after failing (the lobby wakes paused rooms)."""
         self.first_s = first_s
         self.max_s = max_s
         self.failing_since: float | None = None
@@ -175,6 +177,11 @@ class WriteHealth:
         self.failing_since = None
         self.reason = ""
         self.failures = 0
+        for cb in self.on_back:
+            try:
+                cb()
+            except Exception:
+                log.exception("a handler of the database's return failed")
 
     @contextlib.contextmanager
     def watch(self) -> Iterator[None]:

@@ -52,6 +52,12 @@ class Tick:
 
 
 @dataclass(frozen=True, slots=True)
+class StorageBack:
+    """The database took a write again after failing (``WriteHealth.on_back``): a failed
+    write waiting out its backoff is handed out now, not at its ``retry_at``."""
+
+
+@dataclass(frozen=True, slots=True)
 class BotMoved:
     """A bot's choice for ``seat`` at ``version`` (None: it failed or ran out of time)."""
 
@@ -130,6 +136,7 @@ Command: TypeAlias = (
     | Opened
     | Closed
     | Tick
+    | StorageBack
     | BotMoved
     | BotDeclared
     | HintReady

@@ -3,7 +3,8 @@ out at a time, a failed write pauses the room and is retried with backoff.
 
 While a write fails the room is *paused*: every client is told at once (``paused``), the
 table deals no card, asks no bot and lets no clock run out, and the same write goes out
-again after 0.1 s, 0.2 s, 0.4 s ... (at most ``Limits.retry_max_s``). When it succeeds the
+again after 0.1 s, 0.2 s, 0.4 s ... (at most ``Limits.retry_max_s``), or at once when the
+database takes another write (``StorageBack``: it is back). When it succeeds the
 clients are told (``resumed``), the turn clock and the summary hold get back the time the
 pause took, and everything held leaves in order. One log line when a pause starts, one
 when it ends.
@@ -62,6 +63,14 @@ def retry_due(s: Step) -> None:
         return
     s.emit(Write(ob.issued, first_write(ob.items), retry=True))
     s.t = evolve(s.t, outbox=replace(ob, retry_at=None))
+
+
+def retry_now(s: Step) -> None:
+    """The database is back: a failed write waiting for its retry goes out now."""
+    ob = s.t.outbox
+    if ob.retry_at is not None and ob.retry_at > s.now:
+        s.t = evolve(s.t, outbox=replace(ob, retry_at=s.now))
+    retry_due(s)
 
 
 def written(s: Step, ticket: int) -> WriteRequest | None:

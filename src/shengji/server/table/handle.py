@@ -29,13 +29,14 @@ from shengji.server.table.commands import (
     Opened,
     SeatBot,
     SeedDrawn,
+    StorageBack,
     Tick,
     WriteFailed,
     Written,
 )
 from shengji.server.table.connections import on_closed, on_opened
 from shengji.server.table.effects import Effect, SaveGame, SettleDeals
-from shengji.server.table.flow import drain, failed, retry_due, written
+from shengji.server.table.flow import drain, failed, retry_due, retry_now, written
 from shengji.server.table.model import Table, evolve
 from shengji.server.table.play import (
     on_act,
@@ -88,6 +89,8 @@ def handle(table: Table, command: Command, now: float) -> tuple[Table, list[Effe
             # due, the table would otherwise wait for a timer nobody set.
             s.t = evolve(s.t, wake=None)
             retry_due(s)
+        case StorageBack():
+            retry_now(s)
         case BotMoved():
             on_bot_moved(s, command)
         case BotDeclared():
