@@ -13,6 +13,7 @@ whether it declares; after the last card the declaration window asks each seat i
 
 from __future__ import annotations
 
+import traceback
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -51,7 +52,10 @@ def ask(
     except Exception as e:
         if not wrap_errors:
             raise
-        raise BotFault(bot.name, seat, f"raised {type(e).__name__}: {e}", state, deal_no) from e
+        raise BotFault(
+            bot.name, seat, f"raised {type(e).__name__}: {e}", state, deal_no,
+            "".join(traceback.format_exception(e)),
+        ) from e
     if choice is None:
         if may_decline:
             return None

@@ -16,10 +16,15 @@ class BotFault(RuntimeError):
 
     >>> str(BotFault("mybot", 2, "returned no action", None, 0))
     "bot 'mybot' at seat 2 returned no action (deal 1)"
+    >>> import pickle
+    >>> fault = BotFault("b", 1, "raised KeyError: 3", None, 0, "Traceback ...")
+    >>> pickle.loads(pickle.dumps(fault)).trace
+    'Traceback ...'
     """
 
     def __init__(
-        self, bot: str, seat: int, problem: str, match: MatchState | None, deal_no: int
+        self, bot: str, seat: int, problem: str, match: MatchState | None, deal_no: int,
+        trace: str = "",
     ) -> None:
         super().__init__(f"bot {bot!r} at seat {seat} {problem} (deal {deal_no + 1})")
         self.bot = bot
@@ -27,7 +32,10 @@ class BotFault(RuntimeError):
         self.problem = problem
         self.match = match
         self.deal_no = deal_no
+        self.trace = trace
+        """The bot's own exception as Python prints it (``--traceback``), when it raised one;
+        kept as text so that it crosses from a worker process."""
 
-    def __reduce__(self) -> tuple[type[BotFault], tuple[str, int, str, None, int]]:
+    def __reduce__(self) -> tuple[type[BotFault], tuple[str, int, str, None, int, str]]:
         """Picklable (from worker processes), without the match."""
-        return (BotFault, (self.bot, self.seat, self.problem, None, self.deal_no))
+        return (BotFault, (self.bot, self.seat, self.problem, None, self.deal_no, self.trace))

@@ -4,7 +4,8 @@ An installed package offers bots in the entry-point group ``shengji.bots`` (its
 ``pyproject.toml``: ``[project.entry-points."shengji.bots"] mybot = "mybot.bot:MyBot"``);
 ``shengji arena --bots mybot,random`` then finds it by name, as does every place that takes
 a bot name. On the command line a bot can also be given as ``package.module:Class`` (an
-import path); library callers opt in with ``allow_import=True``. The server never imports
+import path, found in the environment or, as with ``python -m``, in the current folder);
+library callers opt in with ``allow_import=True``. The server never imports
 by path (a client could name any module): an operator installs plug-ins as packages.
 
 What is loaded is called with the bot's seed when it takes an argument (a class whose
@@ -24,7 +25,9 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import os
 import re
+import sys
 from collections.abc import Callable
 from functools import cache
 from importlib.metadata import entry_points
@@ -84,6 +87,7 @@ def find(name: str, allow_import: bool = False) -> Callable[[int | str], Bot] | 
 
 def _import(path: str) -> Any:
     module_name, _, attr = path.partition(":")
+    _current_folder_importable()
     try:
         obj: Any = importlib.import_module(module_name)
     except Exception as e:
@@ -96,6 +100,15 @@ def _import(path: str) -> Any:
         except AttributeError:
             raise PluginError(f"bot {path!r}: module {module_name!r} has no {attr!r}") from None
     return obj
+
+
+def _current_folder_importable() -> None:
+    """Put the current folder last on ``sys.path``, as ``python -m`` has it first: a bot
+    saved as ``./lowest_bot.py`` is ``lowest_bot:LowestBot`` from the installed ``shengji``
+    script too. Last, so that it never hides an installed package."""
+    here = os.getcwd()
+    if not any(os.path.abspath(p or os.curdir) == here for p in sys.path):
+        sys.path.append(here)
 
 
 def _factory(target: Any, label: str) -> Callable[[int | str], Bot]:

@@ -30,6 +30,7 @@ from shengji.bots.base import TimedBot
 from shengji.bots.driver import play_match
 from shengji.bots.fault import BotFault
 from shengji.bots.registry import bot_factory, make_bot, with_think_ms
+from shengji.cli.bot_errors import bot_error_text
 from shengji.cli.progress import ArenaProgress, wanted
 from shengji.cli.results import ResultsFile
 from shengji.cli.runner import run_indexed
@@ -464,7 +465,7 @@ def _duplicate(
     except BotFault as e:
         bar.close()
         results_file.save(None, complete=False)
-        return _bot_error(err, e)
+        return _bot_error(err, e, args)
     except RuntimeError as e:  # the ray executor without ray
         bar.close()
         return _error(err, str(e))
@@ -509,11 +510,8 @@ def _path(args: argparse.Namespace, name: str) -> Path | None:
     return Path(value) if value else None
 
 
-def _bot_error(err: TextIO, e: BotFault) -> int:
-    err.write(
-        f"shengji arena: error: {e}\n"
-        "  (--forfeit-illegal counts such a deal as a forfeit and goes on)\n"
-    )
+def _bot_error(err: TextIO, e: BotFault, args: argparse.Namespace) -> int:
+    err.write(bot_error_text("arena", e, bool(getattr(args, "traceback", False))))
     return 1
 
 
@@ -555,6 +553,8 @@ def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | Non
         return _duplicate(args, ruleset, bots, out, err)
     if getattr(args, "executor", "local") != "local":
         return _error(err, "--executor ray spreads duplicate deal pairs: use it with --duplicate")
+    if len(bots) == 2 and ruleset.partnership == "fixed" and ruleset.players % 2 == 0:
+        bots = [bots[seat % 2] for seat in range(ruleset.players)]  # A,B: seats 0+2 play 1+3
     if len(bots) != ruleset.players:
         return _error(
             err, f"preset {args.preset} seats {ruleset.players} players: --bots needs "
@@ -598,7 +598,7 @@ def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | Non
     except BotFault as e:
         bar.close()
         results_file.save(None, complete=False)
-        return _bot_error(err, e)
+        return _bot_error(err, e, args)
     finally:
         bar.close()
     data = stats.to_dict()

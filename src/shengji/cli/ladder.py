@@ -24,6 +24,7 @@ from shengji.bots.duplicate import PairResult, pair_job, pair_seed, report_of
 from shengji.bots.fault import BotFault
 from shengji.bots.ratings import elo_intervals
 from shengji.bots.registry import bot_factory, with_think_ms
+from shengji.cli.bot_errors import add_traceback, bot_error_text
 from shengji.cli.executor_flags import add_executor
 from shengji.cli.ladder_svg import elo_chart
 from shengji.cli.progress import ArenaProgress, wanted
@@ -115,16 +116,10 @@ def ladder(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | No
         if isinstance(e, BotFault):
             bar.close()
             results_file.save(None, complete=False)
-            err.write(f"shengji ladder: error: {e}\n"
-                      "  (--forfeit-illegal counts such a deal as a forfeit and goes on)\n")
+            err.write(bot_error_text("ladder", e, args.traceback))
             return 1
         bar.close()
         return _error(err, str(e))
-        bar.close()
-        results_file.save(None, complete=False)
-        err.write(f"shengji ladder: error: {e}\n"
-                  "  (--forfeit-illegal counts such a deal as a forfeit and goes on)\n")
-        return 1
     finally:
         bar.close()
     finished = results_file.done
@@ -242,3 +237,4 @@ def add_ladder(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     add_executor(p)
+    add_traceback(p)

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import NoReturn, cast
 
 from shengji import __version__
+from shengji.cli.bot_errors import add_traceback
 from shengji.cli.executor_flags import add_executor
 
 
@@ -126,6 +127,7 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="a bot that plays an illegal action (or fails to answer) forfeits: its deal is "
         "cut short, left out of the figures and listed; without it the run stops naming the bot",
     )
+    add_traceback(p)
     p.set_defaults(func=_arena)
 
 

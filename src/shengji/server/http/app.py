@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
+from shengji.bots.plugins import entry_point_names
 from shengji.bots.registry import bot_names
 from shengji.core.ruleset import PRESETS
 from shengji.server import gc_tuning, metrics
@@ -208,7 +209,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
             "protocol": wire.VERSION,
             "presets": sorted(PRESETS),
             "preset_info": preset_catalog(),
-            "bots": bot_names(),
+            "bots": bot_names() + entry_point_names(),
             "table": {  # the create-room form's pace defaults (room option ``table``)
                 "public": lobby().pace_defaults(private=False).to_dict(),
                 "private": lobby().pace_defaults(private=True).to_dict(),

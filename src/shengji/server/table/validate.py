@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from shengji.bots.plugins import entry_point_names, is_import_path
 from shengji.bots.registry import parse_bot_spec
 from shengji.core.errors import RulesetError
 from shengji.core.match import OUTCOME_RULES
@@ -95,7 +96,9 @@ def room_stakes(stakes: Any) -> StakeRules:
 def server_bot(name: Any, budget_s: float) -> str:
     """A bot spec this server accepts, normalised (``"Search:200"`` → ``"search:200"``):
     known, finite and bounded (``parse_bot_spec``), and thinking no longer than the server
-    gives a bot (``bot_budget_s``); ``ValueError`` with a clear message otherwise.
+    gives a bot (``bot_budget_s``), or a plug-in bot the operator installed (an entry point
+    in the group ``shengji.bots``: bots/plugins.py); ``ValueError`` with a clear message
+    otherwise. A client's import path (``os:system``) is never imported.
 
     >>> server_bot("search:5000", 2.0)
     Traceback (most recent call last):
@@ -104,7 +107,18 @@ def server_bot(name: Any, budget_s: float) -> str:
     """
     if not isinstance(name, str):
         raise ValueError("a bot is named by a string such as 'random'")
-    spec = parse_bot_spec(name)
+    try:
+        spec = parse_bot_spec(name)
+    except ValueError as e:
+        key = name.strip().lower()
+        if key in entry_point_names():  # installed by the operator; never an import path
+            return key
+        if is_import_path(name):
+            raise ValueError(
+                f"bot {name!r} is an import path; this server seats only built-in bots and the "
+                f"plug-ins its operator installed ({', '.join(entry_point_names()) or 'none'})"
+            ) from e
+        raise
     if spec.think_ms is not None and spec.think_ms > budget_s * 1000:
         raise ValueError(
             f"bot {name!r} would think {spec.think_ms:g} ms; this server gives a bot "
