@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import json
 
-from shengji.bots.duplicate import level_rate_ci, mean_ci, play_pair, run_duplicate
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shengji.bots.duplicate import (
+    DuplicateReport,
+    PairResult,
+    level_rate_ci,
+    mean_ci,
+    play_pair,
+    run_duplicate,
+    wilson_ci,
+)
 from shengji.cli.main import main
 from shengji.core.ruleset import PRESETS
 
@@ -37,6 +48,23 @@ def test_intervals() -> None:
     ci = level_rate_ci([3, 0, 2, 1], [0, 1, 0, 0])
     assert ci["mean"] == 0.8571 and ci["lo"] <= ci["mean"] <= ci["hi"]
     assert level_rate_ci([0], [0])["mean"] is None
+
+
+@given(st.integers(1, 5000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_rates_stay_within_zero_and_one(case: tuple[int, int]) -> None:
+    successes, trials = case
+    ci = wilson_ci(successes, trials)
+    assert ci["lo"] is not None and ci["hi"] is not None and ci["mean"] is not None
+    assert 0.0 <= ci["lo"] <= ci["mean"] <= ci["hi"] <= 1.0
+
+
+def test_a_lopsided_report_keeps_its_win_rate_interval_within_one() -> None:
+    """40 pairs, A won 79 of 80 deals: a normal interval read [0.96, 1.01]."""
+    report = DuplicateReport("classic", "a", "b")
+    for k in range(40):
+        report.add(PairResult(1.0, 0.5 if k == 0 else 1.0, 2, 0, 0, 0, 0, 0, [], []))
+    rate = report.to_dict()["deal_win_rate"]
+    assert rate["mean"] == 0.9875 and 0.9 < rate["lo"] < rate["mean"] < rate["hi"] <= 1.0
 
 
 def test_cli_duplicate_json_and_errors(capsys) -> None:  # type: ignore[no-untyped-def]

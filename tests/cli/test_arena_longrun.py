@@ -3,18 +3,27 @@ same report as one uninterrupted run."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import pty
+import re
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shengji.cli.main import main
+from shengji.cli.progress import fit
 
 SLOW = "tests.bots.plugin_examples:SlowRandomBot"  # random's moves, 1 ms each
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +44,7 @@ def shengji(*args: str) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "shengji", *args], cwd=ROOT, text=True,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])},
         # Ctrl-C as in a terminal, even when this run was started in the background (a
         # shell without job control starts it with SIGINT ignored, and Python then never
         # raises KeyboardInterrupt)
@@ -82,6 +91,35 @@ def test_duplicate_interrupted_then_resumed_equals_one_run(
     whole = json.loads(capsys.readouterr().out)
     assert resumed["pairs"] == 100
     assert figures(resumed) == figures(whole)
+
+
+@pytest.mark.parametrize("command", ["arena", "ladder"])
+def test_sigterm_stops_like_ctrl_c_and_leaves_no_worker(tmp_path: Path, command: str) -> None:
+    """What ``timeout``, SLURM and Kubernetes send: finished work is written, the report
+    printed, exit 130, and the worker processes are gone, not orphaned."""
+    out_file = tmp_path / "results.json"
+    if command == "arena":
+        args = ["arena", "--duplicate", "--preset", "one-deck", "--deals", "400", "--json",
+                "--no-progress", "--bots", f"{SLOW},random", "--out", str(out_file)]
+    else:
+        args = ["ladder", "--preset", "one-deck", "--deals", "60", "--no-progress",
+                "--bots", f"{SLOW},random,heuristic", "--out-dir", str(tmp_path)]
+        out_file = tmp_path / "ladder.json"
+    proc = shengji(*args, "--jobs", "2")
+    deadline = time.monotonic() + 60
+    while not out_file.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = psutil.Process(proc.pid).children(recursive=True)
+    assert len(workers) >= 2
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted after" in err and "run the same command again" in err
+    assert not json.loads(out_file.read_text())["complete"]
+    if command == "arena":
+        assert json.loads(out)["pairs"] == json.loads(out_file.read_text())["finished"] > 0
+    for w in workers:
+        assert not w.is_running() or w.status() == psutil.STATUS_ZOMBIE, w
 
 
 def test_arena_interrupted_then_resumed_equals_one_run(
@@ -142,3 +180,49 @@ def test_ray_executor_without_ray_says_how_to_get_it(
     assert main(["arena", "--bots", "random,random,random,random", "--deals", "2",
                  "--executor", "ray"]) == 2
     assert "use it with --duplicate" in capsys.readouterr().err
+
+
+@given(
+    width=st.integers(30, 200), done=st.integers(0, 10**4), total=st.integers(1, 10**4),
+    interval=st.sampled_from(["", "A: +0.123 levels/deal [+0.100, +0.200]", "random vs lowest",
+                              "team 0 − team 1 levels/deal -1.25 [-2.50, +0.01]"]),
+)
+def test_the_progress_line_fits_its_width_and_keeps_the_counts(
+    width: int, done: int, total: int, interval: str
+) -> None:
+    head, bar, tail = fit(width, "deal pairs", done, total, "312.5 deals/s", "1:02:04 left",
+                          interval)
+    assert f"{done}/{total}" in head
+    assert len(head) + (bar + 1 if bar else 0) + (len(tail) + 1 if tail else 0) <= width - 1
+    if width >= 80 and interval:
+        assert "[" not in interval or "[" in tail  # the interval stays at 80 columns
+
+
+def test_the_progress_bar_in_an_80_column_terminal() -> None:
+    """What a terminal of 80 columns shows: every line within 80 columns, counts and the
+    interval on it."""
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+           "COLUMNS": "80", "TERM": "xterm"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "shengji", "arena", "--duplicate", "--bots", "random,random",
+         "--preset", "one-deck", "--deals", "30", "--progress"],
+        stdout=subprocess.DEVNULL, stderr=follower, env=env, cwd=ROOT,
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the other end closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(leader)
+    assert proc.wait(timeout=60) == 0
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", b"".join(chunks).decode("utf-8", "replace"))
+    lines = [line for line in re.split(r"[\r\n]+", text) if line.strip()]
+    assert lines and all(len(line) <= 80 for line in lines), lines
+    assert "30/30" in lines[-1] and "deals/s" in lines[-1] and "[" in lines[-1], lines[-1]

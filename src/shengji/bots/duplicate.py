@@ -2,7 +2,8 @@
 
 The same cards go to the same seats both times, and the same seat deals first, so luck
 cancels out and what is left is the difference between the bots. Figures are from bot A's
-point of view, with 95% confidence intervals over the deal pairs (level rate: bootstrap).
+point of view, with 95% confidence intervals over the deal pairs (level rate: bootstrap; the
+deal win rate: Wilson, over the deals), rates always within [0, 1].
 
 >>> from shengji.core.ruleset import PRESETS
 >>> r = run_duplicate(PRESETS["one-deck"], "random", "random", deals=4, seed=1)
@@ -189,7 +190,7 @@ class DuplicateReport:
             "bot_b": self.bot_b,
             "pairs": self.pairs,
             "deals": 2 * self.pairs,
-            "deal_win_rate": mean_ci(self.a_won),
+            "deal_win_rate": wilson_ci(round(2 * sum(self.a_won)), 2 * len(self.a_won)),
             "signed_levels_per_deal": mean_ci(self.signed_levels),
             "level_rate": level_rate_ci(self.a_levels, self.b_levels),
             "attacker_points_a_attacking": mean_ci([float(x) for x in self.points_a_attacking]),
@@ -212,6 +213,25 @@ def mean_ci(xs: Sequence[float]) -> dict[str, float | None]:
     m = statistics.fmean(xs)
     half = Z95 * statistics.stdev(xs) / math.sqrt(len(xs)) if len(xs) > 1 else math.inf
     return {"mean": round(m, 4), "lo": round(m - half, 4), "hi": round(m + half, 4)}
+
+
+def wilson_ci(successes: int, trials: int) -> dict[str, float | None]:
+    """A rate with its Wilson score 95% interval, always within [0, 1] (a normal interval
+    around 0.98 of 40 deals reaches past 1).
+
+    >>> wilson_ci(39, 40)
+    {'mean': 0.975, 'lo': 0.8712, 'hi': 0.9956}
+    >>> wilson_ci(0, 20)["lo"], wilson_ci(20, 20)["hi"], wilson_ci(0, 0)["mean"]
+    (0.0, 1.0, None)
+    """
+    if trials <= 0:
+        return {"mean": None, "lo": None, "hi": None}
+    p = successes / trials
+    z2 = Z95 * Z95
+    centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = Z95 * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
+    return {"mean": round(p, 4), "lo": round(max(0.0, centre - half), 4),
+            "hi": round(min(1.0, centre + half), 4)}
 
 
 def level_rate_ci(a: Sequence[int], b: Sequence[int], resamples: int = 1000) -> dict[str, Any]:

@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from shengji.cli.db_flags import add_database_flags, database_overrides
+from shengji.cli.db_flags import add_database_flags, database_overrides, missing_driver
 
 if TYPE_CHECKING:
     from shengji.server.settings import Settings
@@ -58,6 +58,10 @@ def db_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not db.is_file():
             err.write(f"shengji db: no database at {db} (check --data-dir)\n")
             return 1
+    missing = missing_driver(settings.resolved_database_url())
+    if missing is not None:
+        err.write(f"shengji db: the database {missing}\n")
+        return 1
     return asyncio.run(_run(args, settings, out, err))
 
 

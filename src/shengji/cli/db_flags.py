@@ -1,10 +1,13 @@
-"""The database flags the admin commands share (``shengji db``, ``shengji rooms``).
+"""The database flags the admin commands share (``shengji db``, ``shengji rooms``), and the
+one line they print when the database's driver is not installed.
 
 >>> import argparse
 >>> p = argparse.ArgumentParser()
 >>> add_database_flags(p)
 >>> database_overrides(p.parse_args(["--data-dir", "d"]))
 {'data_dir': 'd'}
+>>> missing_driver("sqlite+aiosqlite:///x.db") is None
+True
 """
 
 from __future__ import annotations
@@ -22,3 +25,28 @@ def add_database_flags(parser: argparse.ArgumentParser) -> None:
 def database_overrides(args: argparse.Namespace) -> dict[str, Any]:
     """The flags given, as ``Settings`` overrides."""
     return {k: getattr(args, k) for k in ("data_dir", "database_url") if getattr(args, k)}
+
+
+POSTGRES_INSTALL = "pip install 'shengji[postgres]'"
+"""How to add the PostgreSQL driver (asyncpg)."""
+
+
+def missing_driver(url: str) -> str | None:
+    """What is wrong when the database ``url`` names cannot be reached for want of its
+    Python driver (``postgresql+asyncpg://`` without asyncpg), in words that follow "the
+    database ..."; None when the driver imports. A password in the URL is shown as ``***``."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError
+
+    try:
+        parsed = make_url(url)
+        shown = parsed.render_as_string(hide_password=True)
+        parsed.get_dialect().import_dbapi()
+    except ModuleNotFoundError as e:
+        extra = f" ({POSTGRES_INSTALL})" if e.name == "asyncpg" else ""
+        return f"{shown} needs the Python package {e.name!r}{extra}"
+    except NoSuchModuleError:
+        return f"{shown} names a database kind SQLAlchemy does not know"
+    except ArgumentError as e:
+        return f"URL {url[:60]!r} is not a database URL ({e})"
+    return None

@@ -33,14 +33,18 @@ def _demo(_args: argparse.Namespace) -> int:
 
 def _arena(args: argparse.Namespace) -> int:
     from shengji.cli.arena import arena
+    from shengji.cli.runner import sigterm_as_ctrl_c
 
-    return arena(args, sys.stdout, sys.stderr)
+    with sigterm_as_ctrl_c():
+        return arena(args, sys.stdout, sys.stderr)
 
 
 def _ladder(args: argparse.Namespace) -> int:
     from shengji.cli.ladder import ladder
+    from shengji.cli.runner import sigterm_as_ctrl_c
 
-    return ladder(args, sys.stdout, sys.stderr)
+    with sigterm_as_ctrl_c():
+        return ladder(args, sys.stdout, sys.stderr)
 
 
 def _play(args: argparse.Namespace) -> int:

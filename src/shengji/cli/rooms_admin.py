@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from shengji.cli.db_flags import add_database_flags, database_overrides
+from shengji.cli.db_flags import add_database_flags, database_overrides, missing_driver
 
 
 def add_rooms(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -49,6 +49,10 @@ def rooms_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not db.is_file():
             err.write(f"shengji rooms: no database at {db} (check --data-dir)\n")
             return 1
+    missing = missing_driver(settings.resolved_database_url())
+    if missing is not None:
+        err.write(f"shengji rooms: the database {missing}\n")
+        return 1
     return asyncio.run(_run(args, settings, out, err))
 
 

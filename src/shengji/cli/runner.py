@@ -4,10 +4,12 @@
 this process (``jobs`` 1) or in a process pool, and hands each result to ``on_result`` in
 this process as it finishes. The first Ctrl-C stops new work, lets the jobs in progress
 finish and be counted, and returns ``True`` (interrupted); a second Ctrl-C stops waiting.
-Worker processes ignore Ctrl-C, so a terminal's interrupt reaches only this process's
-handling. A Ctrl-C that comes while a result is being handed on waits until ``on_result``
-has returned: a result is recorded whole (say, in the report and in the ``--out`` file) or
-not at all.
+Worker processes ignore Ctrl-C and SIGTERM, so a terminal's interrupt (or a ``kill`` of the
+whole process group) reaches only this process's handling, and when it returns no worker is
+left running. A Ctrl-C that comes while a result is being handed on waits until
+``on_result`` has returned: a result is recorded whole (say, in the report and in the
+``--out`` file) or not at all. ``sigterm_as_ctrl_c`` makes SIGTERM (what ``timeout``,
+SLURM and Kubernetes send) do what Ctrl-C does.
 
 >>> seen = {}
 >>> run_indexed(abs, [(0, -3), (1, 4)], 1, seen.__setitem__), seen
@@ -17,8 +19,10 @@ not at all.
 from __future__ import annotations
 
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
+from types import FrameType
 from typing import TypeVar
 
 A = TypeVar("A")
@@ -28,8 +32,42 @@ IN_FLIGHT = 4
 """Jobs queued per worker (enough to keep it busy, few to cancel on Ctrl-C)."""
 
 
+HELD = (signal.SIGINT, signal.SIGTERM)
+"""The signals that stop a run: held back while a result is handed on, ignored by workers."""
+
+
 def _quiet_worker() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in HELD:
+        signal.signal(sig, signal.SIG_IGN)
+
+
+def _term_as_int(_signum: int, frame: FrameType | None) -> None:
+    """SIGTERM: what SIGINT does now (its Python handler), else ``KeyboardInterrupt``."""
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+        return
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def sigterm_as_ctrl_c() -> Iterator[None]:
+    """Within the block, SIGTERM stops the run as Ctrl-C does (finished work is counted and
+    written, workers are stopped, the report printed); the old handler is put back after.
+
+    >>> with sigterm_as_ctrl_c():
+    ...     signal.getsignal(signal.SIGTERM) is _term_as_int
+    True
+    """
+    try:
+        before = signal.signal(signal.SIGTERM, _term_as_int)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 EXECUTORS = ("local", "ray")
@@ -66,26 +104,26 @@ def run_indexed(
 
 
 def _whole(on_result: Callable[[int, R], None]) -> Callable[[int, R], None]:
-    """``on_result`` with Ctrl-C held back while it runs and delivered right after (in the
-    main thread, where Python handles signals, and unless Ctrl-C is ignored)."""
+    """``on_result`` with Ctrl-C and SIGTERM held back while it runs and delivered right
+    after (in the main thread, where Python handles signals; only those handled in Python)."""
 
     def call(index: int, result: R) -> None:
         held: list[int] = []
         try:
-            before = signal.getsignal(signal.SIGINT)
-            if before is signal.SIG_IGN or before is None:  # ignored, or not set from Python
-                on_result(index, result)
-                return
-            signal.signal(signal.SIGINT, lambda signum, _frame: held.append(signum))
+            before = {sig: signal.getsignal(sig) for sig in HELD}
+            mine = [sig for sig, h in before.items() if callable(h)]
+            for sig in mine:
+                signal.signal(sig, lambda signum, _frame: held.append(signum))
         except ValueError:  # not the main thread: signals are not ours to hold
             on_result(index, result)
             return
         try:
             on_result(index, result)
         finally:
-            signal.signal(signal.SIGINT, before)
-            if held:
-                signal.raise_signal(signal.SIGINT)
+            for sig in mine:
+                signal.signal(sig, before[sig])
+            for signum in dict.fromkeys(held):
+                signal.raise_signal(signum)
 
     return call
 
@@ -122,8 +160,10 @@ def _pool(
         try:  # the jobs already running finish and count
             for fut, index in list(pending.items()):
                 on_result(index, fut.result())
-        except KeyboardInterrupt:
-            pass
+        except KeyboardInterrupt:  # a second one: stop waiting, and stop the workers
+            for process in list(pool._processes.values()):
+                process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)  # no worker outlives the run
         return True
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
