@@ -1,9 +1,15 @@
 """A Gymnasium single-agent wrapper: one seat learns, bots (by name) play the other seats.
 
 The observation and action spaces are those of ``shengji_v0`` (a dict with ``observation``
-and ``action_mask``; ``Discrete`` catalogue indices); the mask is also in ``info``. One
-episode is one deal; the reward is the seat's (``rewards.py``), summed over the bots' moves
-between two of its own.
+and ``action_mask``; ``Discrete`` catalogue indices); the mask is also in ``info`` and, as a
+bool array, from ``action_masks()`` (what sb3-contrib's ``MaskablePPO`` calls). One episode
+is one deal; the reward is the seat's (``rewards.py``), summed over the bots' moves between
+two of its own. Registered for every preset as ``shengji/<Preset>-v0`` (``registration.py``).
+
+The terminal mask: the observation that ends a deal allows exactly one index,
+``TERMINAL_ACTION`` (0), never all zeros, so a masked policy can sample from it under a
+vector environment's auto-reset (Gymnasium's default next-step mode feeds that sample to
+the step that resets, which ignores it). Stepping after the end without ``reset()`` raises.
 
 >>> env = SingleSeatEnv("one-deck", seat=0, bots="heuristic")
 >>> obs, info = env.reset(seed=1)
@@ -13,12 +19,14 @@ between two of its own.
 ...     obs, reward, done, truncated, info = env.step(action)
 >>> reward in (-3.0, -2.0, -1.0, 0.0, 1.0, 2.0, 3.0)
 True
+>>> env.action_masks().nonzero()[0].tolist() == [TERMINAL_ACTION]
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import gymnasium
 import numpy as np
@@ -27,6 +35,9 @@ from shengji.bots.base import Bot
 from shengji.bots.registry import make_bot
 from shengji.core.views import view_for
 from shengji.env.aec import Obs, ShengjiEnv, agent_name
+
+TERMINAL_ACTION: Final = 0
+"""The one index the mask allows once the deal is over (a placeholder: it is never taken)."""
 
 
 class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
@@ -59,6 +70,7 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
         self.bot_names = names
         self.bots: list[Bot | None] = [None] * players
         self.render_mode = render_mode
+        self._mask = np.zeros(self.game.catalogue.size, dtype=np.int8)
         self.observation_space = self.game.observation_space(self.agent)
         self.action_space = self.game.action_space(self.agent)
 
@@ -74,7 +86,7 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
             for s, name in enumerate(self.bot_names)
         ]
         reward = self._play_bots()
-        obs = self.game.observe(self.agent)
+        obs = self._observe()
         return obs, self._info(obs, reward)
 
     def step(self, action: int | np.integer[Any]) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
@@ -84,9 +96,23 @@ class SingleSeatEnv(gymnasium.Env[Obs, np.int64]):
             raise RuntimeError("the deal is over: call reset()")
         game.step(int(action))
         reward = game.rewards[self.agent] + self._play_bots()
-        obs = game.observe(self.agent)
+        obs = self._observe()
         done = game.terminations[self.agent]
         return obs, float(reward), done, False, self._info(obs, reward)
+
+    def _observe(self) -> Obs:
+        """The learner's observation; once the deal is over its mask allows only
+        ``TERMINAL_ACTION``."""
+        obs = self.game.observe(self.agent)
+        if self.game.terminations.get(self.agent, False):
+            obs["action_mask"][TERMINAL_ACTION] = 1
+        self._mask = obs["action_mask"]
+        return obs
+
+    def action_masks(self) -> np.ndarray[Any, np.dtype[np.bool_]]:
+        """The legal catalogue indices of the learner's decision now, as bools (the mask
+        of the last observation; at the end of a deal only ``TERMINAL_ACTION``)."""
+        return self._mask.astype(bool)
 
     def _play_bots(self) -> float:
         """Let the bots act until the learner acts or the deal ends; the learner's reward."""
