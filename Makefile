@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Ranges in pyproject.toml; the exact versions installed (and tested) in constraints.txt.
 PIP_INSTALL := $(BIN)/pip install -q -c constraints.txt
 
-.PHONY: setup setup-dev run test test-postgres browser-deps lint typecheck bench mypyc mypyc-clean test-mypyc
+.PHONY: setup setup-dev run test test-postgres test-lowest docs browser-deps lint typecheck bench mypyc mypyc-clean test-mypyc
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -32,11 +32,33 @@ browser-deps:
 
 test: setup-dev browser-deps
 	$(BIN)/python -m pytest -n 2
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench docs
 	$(BIN)/mypy --strict src/shengji
+	$(MKDOCS) --quiet
 	@if [ -f ../shared/checks/judge_check.py ]; then \
 		$(BIN)/python ../shared/checks/judge_check.py ../shared/checks/rules_examples.jsonl; \
 	else echo "judge check skipped: ../shared/checks not found"; fi
+
+# The documentation site (mkdocs.yml) into site/, warnings as errors; about 15 s.
+MKDOCS := NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+docs: setup-dev
+	$(MKDOCS)
+
+# The lowest allowed versions of the direct dependencies of the core and the server,
+# postgres and env extras (not torch, ray) in .venv-lowest, and these tests on them: the
+# env suite whole; the core's doctests (every core module imported and exercised: the core
+# needs only the standard library and mypy_extensions, so its long property suite is not
+# repeated); the arena's (rich); and the server tests that exercise each server dependency
+# (FastAPI, uvicorn and websockets, SQLAlchemy, aiosqlite and Alembic, msgspec, limits,
+# prometheus-client, redis, pydantic-settings). `make test-lowest LOWEST_TESTS="tests/core
+# tests/server tests/env"` runs the whole of those suites (about 15 minutes more).
+LOWEST_TESTS ?= tests/env src/shengji/core tests/cli/test_arena.py \
+	tests/cli/test_arena_longrun.py tests/server/test_play.py tests/server/test_ws_protocol.py \
+	tests/server/test_migrations.py tests/server/test_metrics_ready.py tests/server/test_bus.py \
+	tests/server/test_limits.py tests/server/test_protocol_schema.py \
+	tests/server/test_startup.py tests/server/test_validation.py tests/server/test_restart.py
+test-lowest:
+	PY=$(PY) bash scripts/test_lowest.sh $(LOWEST_TESTS)
 
 # The server suite again, against PostgreSQL (docs/deploy.md, "PostgreSQL in tests"): one
 # answering on 127.0.0.1:5432 (scripts/postgres_for_tests.sh starts or installs one when

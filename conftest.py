@@ -4,7 +4,11 @@ pettingzoo/gymnasium/numpy; ``ml``: torch). ``make test`` installs both through 
 Every test but the browser tests runs with no event loop marked running in its thread
 (``_no_browser_loop``): pytest-playwright's sync API keeps its loop marked running for the
 rest of the session once a browser test has started it, and a later test or doctest on the
-same worker that calls ``asyncio.run`` would be refused."""
+same worker that calls ``asyncio.run`` would be refused.
+
+Hypothesis runs without its per-example deadline (200 ms of wall clock by default): on a
+machine busy with other work an example can take longer without anything being wrong, and
+a test about speed measures it itself."""
 
 from __future__ import annotations
 
@@ -13,6 +17,10 @@ import importlib.util
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("shengji", deadline=None)
+settings.load_profile("shengji")
 
 collect_ignore_glob: list[str] = []
 if importlib.util.find_spec("pettingzoo") is None or importlib.util.find_spec("numpy") is None:

@@ -125,7 +125,7 @@ def live_server(settings: Settings, app: FastAPI | None = None) -> Iterator[str]
 
     thread = threading.Thread(target=run)
     thread.start()
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 60
     while not server.started:
         if time.monotonic() > deadline or not thread.is_alive():
             raise RuntimeError("server did not start")

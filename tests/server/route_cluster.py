@@ -73,7 +73,7 @@ class Redis:
              *(["--requirepass", self.password] if self.password else [])],
             stdout=subprocess.DEVNULL,
         )
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while not _answers("127.0.0.1", self.port):
             if time.monotonic() > deadline:
                 raise RuntimeError("redis-server did not start")

@@ -23,7 +23,7 @@ class SlowBot:
     name = "slow"
 
     def choose(self, view: DealView, legal: LegalActions) -> None:
-        time.sleep(1.0)
+        time.sleep(5.0)
 
 
 def _window() -> DealState:
@@ -37,12 +37,14 @@ def test_a_slow_bot_gets_a_legal_fallback_within_the_budget() -> None:
     deal = _window()
     seat = deal.to_act
     assert seat is not None and seat >= 0
-    runner = BotRunner("thread", 2, budget_s=0.05)
+    # a budget a busy machine still starts a worker within (a think that starts past its
+    # deadline gives up at once, and that is another test's case)
+    runner = BotRunner("thread", 2, budget_s=1.0)
 
     async def go() -> None:
         start = time.monotonic()
         action, _bot = await runner.choose(SlowBot(), deal, seat)
-        assert time.monotonic() - start < 0.5
+        assert time.monotonic() - start < 4.0  # long before the bot's own answer
         assert action is not None and deal.is_legal(action)
         assert runner.timeouts == 1
 
@@ -89,17 +91,17 @@ def test_a_search_bot_with_an_endless_budget_frees_its_worker_at_the_budget() ->
     deal = _playing()
     seat = deal.to_act
     assert seat is not None and seat >= 0
-    runner = BotRunner("thread", 1, budget_s=0.4)  # one worker: a held one would show
+    runner = BotRunner("thread", 1, budget_s=1.0)  # one worker: a held one would show
 
     async def go() -> None:
         start = time.monotonic()
         action, _ = await runner.choose(SearchBot(1, samples=10**9), deal, seat)
         first = time.monotonic() - start
         assert action is not None and deal.is_legal(action)
-        assert first < 1.0
-        start = time.monotonic()
-        action, _ = await runner.choose(RandomBot(2), deal, seat)  # the worker is free
-        assert time.monotonic() - start < 0.3
+        assert first < 5.0  # by its budget, give or take a busy machine: not never
+        timeouts = runner.timeouts
+        action, _ = await runner.choose(RandomBot(2), deal, seat)  # the worker is free:
+        assert runner.timeouts == timeouts  # the answer is the bot's, within its budget
         assert action is not None and deal.is_legal(action)
 
     asyncio.run(go())

@@ -123,7 +123,7 @@ def test_a_stopped_server_s_room_is_adopted_by_the_other(tmp_path: Path) -> None
             c.send({"t": "ready", "v": 2})
             c.wait(lambda m: m["t"] == "update")  # the match runs: seated, logged
             seen = c.last_seq
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while httpx.get(f"{b}/api/rooms/{room['code']}").status_code != 200:
             assert time.monotonic() < deadline, "b did not adopt the room"
             time.sleep(0.1)

@@ -124,7 +124,7 @@ def test_a_room_its_owner_closed_leaves_the_lobby_and_is_not_restored(tmp_path: 
         err = owner.wait(lambda m: m["t"] == "error")
         assert err["code"] == "no-room" and "closed by its owner" in err["message"]
         owner.close()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while httpx.get(f"{base}/api/rooms/{code}").status_code != 404:
             assert time.monotonic() < deadline, "the closed room is still served"
             time.sleep(0.05)

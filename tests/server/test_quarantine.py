@@ -79,13 +79,16 @@ def test_a_room_whose_engine_raises_is_stopped_after_one_logged_error(
         assert failed["message"]
         with pytest.raises((ConnectionClosed, TimeoutError)):
             seen.wait(lambda m: False, timeout=3)  # closed by the server
-        time.sleep(1.0)
+        deadline = time.monotonic() + 30
+        while not _lines_about(caplog, bad["code"]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # a second line, were there one, would come with the first
         lines = _lines_about(caplog, bad["code"])
         assert len(lines) == 1 and "quarantined" in lines[0] and "IndexError" in lines[0]
         assert httpx.get(f"{base}/api/rooms/{bad['code']}").status_code == 404
         start = time.monotonic()
         assert httpx.get(f"{base}/healthz", timeout=2).json()["ok"] is True
-        assert time.monotonic() - start < 1.0
+        assert time.monotonic() - start < 3.0  # answered, not stuck behind the failed room
         watcher.wait(lambda m: m["t"] == "match_over", timeout=120)  # the other room plays on
         watcher.close()
         seen.close()

@@ -50,16 +50,16 @@ def _serve(data_dir: Path, port: int) -> subprocess.Popen[bytes]:
         ],
         env=env,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # imports and a database: slow on a busy machine
     while True:
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5).status_code == 200:
                 return proc
         except httpx.HTTPError:
             pass
         if time.monotonic() > deadline or proc.poll() is not None:
             proc.kill()
-            raise RuntimeError("server did not start")
+            raise RuntimeError(f"server did not start (exit status {proc.poll()})")
         time.sleep(0.05)
 
 

@@ -90,7 +90,7 @@ def test_a_client_on_one_process_plays_in_a_room_another_runs(tmp_path: Path) ->
                        for e in ev)
         # HTTP about the live room from another process: the room and bob's replay
         # (another process's listing is up to route_lobby.REFRESH_S old: it catches up)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 30
         while (got := httpx.get(f"{b.base}/api/rooms/{code}").json())["status"] != "playing":
             assert time.monotonic() < deadline, got
             time.sleep(0.2)
@@ -159,11 +159,11 @@ def test_redis_down_is_said_and_stalls_nothing(tmp_path: Path) -> None:
         assert [r["code"] for r in httpx.get(f"{a.base}/api/rooms").json()] == [code]
         # Redis back: routing resumes; bob reconnects through b, still in his seat
         group.redis.start()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 30
         while httpx.get(f"{b.base}/readyz").status_code != 200:
             assert time.monotonic() < deadline, "b did not become ready again"
             time.sleep(0.2)
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 30
         while True:  # a re-subscribes its rooms when its own link is back
             back = Client(b.base, code, bob["token"], last_seq=bob_b.last_seq)
             if back.welcome["t"] == "welcome":
@@ -172,7 +172,7 @@ def test_redis_down_is_said_and_stalls_nothing(tmp_path: Path) -> None:
             assert time.monotonic() < deadline, back.welcome
             time.sleep(0.3)
         assert back.welcome["seat"] == 1
-        deadline = time.monotonic() + 10  # a lists its rooms again in the new Redis
+        deadline = time.monotonic() + 30  # a lists its rooms again in the new Redis
         while [r["code"] for r in httpx.get(f"{b.base}/api/rooms").json()] != [code]:
             assert time.monotonic() < deadline, "a's room is not listed again"
             time.sleep(0.2)
