@@ -34,6 +34,7 @@ def test_classifiers_say_posix_and_floors_work() -> None:
     server = PROJECT["optional-dependencies"]["server"]
     # prometheus-client < 0.23 lacks CONTENT_TYPE_PLAIN_0_0_4; redis 5.0.0 lacks aclose
     assert "prometheus-client>=0.23.1" in server and "redis>=5.0.1" in server
+    assert "uvicorn>=0.44" in server  # 0.35-0.43: no keepalive in the sans-I/O protocol
 
 
 @pytest.mark.skipif(importlib.util.find_spec("build") is None, reason="no 'build' installed")

@@ -52,7 +52,9 @@ def _protocol() -> tuple[WebSocketProtocol, _Transport]:
 
 def _message_arrives(proto: WebSocketProtocol, n: int) -> None:
     proto.curr_msg_data_type = "text"
-    proto.frames = [json.dumps({"t": "ping", "n": n}).encode()]
+    data = json.dumps({"t": "ping", "n": n}).encode()
+    proto.frames = [data]  # where uvicorn keeps a message's data (before 0.45: .bytes)
+    proto.bytes = data
     proto.send_receive_event_to_app()
 
 
