@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from shengji.bots import plugins
-from shengji.server.validate import server_bot
+from shengji.server.table.validate import server_bot
 from tests.server.helpers import Client, fast_settings, live_server, new_player, new_room
 
 PATH = "tests.bots.plugin_examples:SlowRandomBot"
