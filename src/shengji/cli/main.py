@@ -96,7 +96,8 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--bots",
         default="random,random,random,random",
-        help="one bot per seat, comma-separated; seats 0+2 play 1+3 (default 4x random). "
+        help="one bot per seat, comma-separated; seats 0+2 play 1+3 (default 4x random); "
+        "two names A,B on a fixed-partner preset are A,B,A,B. "
         "A name is built in (random, heuristic, search[:ms]), an installed plug-in "
         "(entry point group shengji.bots) or package.module:Class",
     )
