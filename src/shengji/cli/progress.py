@@ -1,6 +1,7 @@
 """A progress bar for long arena runs (rich): work done, deals/s, time left, and the running
 95% interval of the figure that matters, on one line that fits the terminal (80 columns
-included: the interval loses its label first, then goes; the counts always stay).
+included: the bar narrows, the interval loses its label, the bar goes, then the interval;
+the counts always stay).
 
 Shown on stderr when it is a terminal (or with ``--progress``); ``--no-progress`` hides it.
 
@@ -43,19 +44,22 @@ def fit(
     width: int, unit: str, done: int, total: int, rate: str, left: str, interval: str
 ) -> tuple[str, int, str]:
     """The line's text before the bar, the bar's width and the text after it, together at
-    most ``width - 1`` columns: the bar narrows to ``MIN_BAR``, then the interval drops its
-    label, then the interval goes, then the bar."""
+    most ``width - 1`` columns. As room runs out: the bar narrows to ``MIN_BAR``, the
+    interval drops its label, the bar goes, the interval goes; the counts always stay."""
     head = f"{unit} {done}/{total}"
     short = _FIGURE.search(interval)
-    for figure in (interval, f"{short[1]} {short[2]}" if short else "", ""):
+    figures = (interval, f"{short[1]} {short[2]}" if short else "")
+    for figure, bar in [*((f, True) for f in figures), (figures[1], False), ("", True),
+                        ("", False)]:
         tail = " ".join(part for part in (rate, left, figure) if part)
+        if not bar:
+            if len(head) + 1 + len(tail) <= width - 1:
+                return head, 0, tail
+            continue
         room = width - 1 - len(head) - len(tail) - 2
         if room >= MIN_BAR:
             return head, min(room, MAX_BAR), tail
-    tail = " ".join(part for part in (rate, left) if part)
-    if len(head) + 1 + len(tail) > width - 1:
-        tail = ""
-    return head, 0, tail
+    return head, 0, ""
 
 
 def _clock(seconds: float) -> str:
