@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from shengji.server.live.ws_layer import picows_installed
 from tests import pg
 from tests.server.helpers import drop_test_databases, fast_settings, live_server
 
@@ -36,3 +37,15 @@ def server(tmp_path: object) -> Iterator[str]:
     """Base URL of a fresh server on a free loopback port."""
     with live_server(fast_settings(str(tmp_path))) as base:
         yield base
+
+
+@pytest.fixture(params=["picows", "uvicorn"])
+def ws_layer(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each WebSocket layer in turn (server/ws_layer.py) for the servers the test starts
+    (``@pytest.mark.usefixtures("ws_layer")``, before ``server``); picows skips where it
+    is not installed."""
+    layer: str = request.param
+    if layer == "picows" and not picows_installed():
+        pytest.skip("picows is not installed")
+    monkeypatch.setenv("SHENGJI_WS_LAYER", layer)
+    return layer

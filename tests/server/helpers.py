@@ -23,6 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from shengji.server.http.app import create_app
+from shengji.server.live.ws_layer import http_protocol, layer_for
 from shengji.server.live.ws_protocol import WebSocketProtocol
 from shengji.server.loop_nap import loop_factory
 from shengji.server.settings import Settings
@@ -114,6 +115,7 @@ def live_server(settings: Settings, app: FastAPI | None = None) -> Iterator[str]
         app or create_app(settings),
         log_level="warning",
         ws=WebSocketProtocol,  # what shengji serve runs
+        http=http_protocol(layer_for(settings.ws_layer, settings.ws_compression)),
         ws_max_size=1 << 20,
         ws_per_message_deflate=settings.ws_compression,
     )

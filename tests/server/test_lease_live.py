@@ -73,6 +73,7 @@ def test_a_room_runs_here_and_the_watchers_hear_of_it(tmp_path: Path) -> None:
         assert leases == ([("solo", 1)] if postgres else [])  # SQLite: alone, no leases
 
 
+@pytest.mark.usefixtures("ws_layer")
 def test_a_room_whose_lease_is_taken_stops_and_tells_its_clients(tmp_path: Path) -> None:
     _postgres_only()
     settings = fast_settings(str(tmp_path), instance_id="here", operator_token=OPERATOR,

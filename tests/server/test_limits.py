@@ -258,6 +258,7 @@ def _socket_from(base: str, code: str, address: str) -> Any:
     )
 
 
+@pytest.mark.usefixtures("ws_layer")
 def test_one_address_holds_at_most_its_cap_of_sockets_and_gets_one_back_when_one_closes(
     tmp_path: Path,
 ) -> None:

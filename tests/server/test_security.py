@@ -40,6 +40,7 @@ def _errors_for(c: Client, frames: list[str | bytes]) -> list[Msg]:
     return out
 
 
+@pytest.mark.usefixtures("ws_layer")
 def test_malformed_and_out_of_turn_messages_change_nothing(server: str) -> None:
     c, spectator, _room = _waiting_for_seat0(server)
     before = _snapshot(c)
@@ -124,6 +125,7 @@ def test_fuzzed_messages_are_refused_and_the_server_stays_up(server: str) -> Non
     spectator.close()
 
 
+@pytest.mark.usefixtures("ws_layer")
 def test_tokens_rooms_and_hello_are_checked(server: str) -> None:
     p = new_player(server, "ann")
     room = new_room(server, p["token"])
@@ -151,6 +153,7 @@ def test_tokens_rooms_and_hello_are_checked(server: str) -> None:
     assert httpx.get(f"{server}/api/players/nobody/games").status_code == 404
 
 
+@pytest.mark.usefixtures("ws_layer")
 def test_rate_limit(tmp_path: Path) -> None:
     with live_server(fast_settings(str(tmp_path), rate_per_s=2.0, rate_burst=5)) as base:
         p = new_player(base, "ann")

@@ -84,6 +84,7 @@ def test_a_keeping_up_app_never_pauses_reading() -> None:
     asyncio.run(run())
 
 
+@pytest.mark.usefixtures("ws_layer")
 def test_a_burst_from_a_live_client_is_answered_in_full_and_in_order(tmp_path: Path) -> None:
     """Three times ``PAUSE_AT`` messages sent at once: reading pauses and resumes on a real
     socket, and every ping is answered."""

@@ -152,11 +152,13 @@ async def _serve(
     from shengji.server.http.app import create_app
     from shengji.server.http.jsonlog import log_json_line, logging_config
     from shengji.server.http.logs import configure_logging
+    from shengji.server.live.ws_layer import http_protocol, layer_for
     from shengji.server.live.ws_protocol import WebSocketProtocol
     from shengji.server.table.compiled import build_note, tables_compiled
 
     if settings.log_format != "json":  # (json: every logger goes to the JSON handler)
         configure_logging(settings.log_level)  # the rooms' and the store's lines, as text
+    layer = layer_for(settings.ws_layer, settings.ws_compression)
     app = create_app(settings, lock)
     log_config = logging_config(settings.log_format, settings.log_level)
     server = uvicorn.Server(
@@ -167,6 +169,7 @@ async def _serve(
             ws_max_size=max(65536, settings.max_message_bytes * 4),
             ws_per_message_deflate=settings.ws_compression,
             ws=WebSocketProtocol,  # websockets-sansio, reading paused only when needed
+            http=http_protocol(layer),  # picows: room sockets to picows (server/ws_picows.py)
             log_config=LOGGING_CONFIG if log_config is None else log_config,
         )
     )
@@ -188,12 +191,14 @@ async def _serve(
                             "info", "shengji.serve", f"listening on {url}", url=url,
                             version=__version__, share=_share_urls(settings.host, port),
                             bots_compiled=compiled(), tables_compiled=tables_compiled(),
+                            ws_layer=layer,
                         )
                         print(line, flush=True)
                     else:
                         print(f"open {url} in a browser", flush=True)
                         _print_share(settings.host, port)
                         print(build_note(), flush=True)
+                        print(f"room sockets: {layer}", flush=True)
                     await server.serve(sockets=[sock])
         except Exception as e:
             raise startup.StartupError(startup.explain(e, settings)) from e

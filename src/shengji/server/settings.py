@@ -131,6 +131,10 @@ class Settings(BaseSettings):
     """permessage-deflate on WebSocket frames (docs/deploy.md "Compression": off by default,
     it costs more CPU per frame than it saves at the frame sizes a table sends; on for
     links where bandwidth costs more than CPU)."""
+    ws_layer: Literal["auto", "picows", "uvicorn"] = "auto"
+    """What runs the rooms' sockets (server/live/ws_layer.py): ``picows`` (a WebSocket layer in
+    Cython, the ``server`` extra installs it), ``uvicorn`` (its sans-I/O protocol, pure
+    Python), or ``auto``: picows where it is installed and ``ws_compression`` is off."""
     max_rooms: int = Field(default=10000, ge=1)
     """Live rooms at most (closed and expired rooms do not count)."""
     storage_retry_first_s: float = Field(default=0.1, gt=0)
