@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 # Ranges in pyproject.toml; the exact versions installed (and tested) in constraints.txt.
 PIP_INSTALL := $(BIN)/pip install -q -c constraints.txt
 
-.PHONY: setup setup-dev run test test-postgres test-lowest docs browser-deps lint typecheck bench mypyc mypyc-clean test-mypyc
+.PHONY: setup setup-dev run host build test test-postgres test-lowest docs browser-deps lint typecheck bench mypyc mypyc-clean test-mypyc
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -20,6 +20,17 @@ setup-dev: $(BIN)/python
 
 run: setup
 	$(BIN)/shengji serve --data-dir ./shengji-data
+
+# What a host runs: the compiled build (docs/deploy.md "The compiled build"), then the
+# server. The first build takes minutes (a C compiler and mypy compile the engine, the bots
+# and the server's per-action path); later starts keep it until a compiled source changes.
+# `make run` starts the pure-Python build at once.
+host: build
+	$(BIN)/shengji serve --data-dir ./shengji-data
+
+build: setup
+	$(PIP_INSTALL) mypy
+	BIN=$(abspath $(BIN)) bash scripts/build_mypyc.sh
 
 # The browser tests (tests/web) drive Debian's chromium; screenshots need a CJK font.
 # Installed when running as root with apt (CI); elsewhere those tests skip, never fail.
@@ -74,17 +85,18 @@ bench: setup
 	$(BIN)/python bench/rules.py
 	$(BIN)/python bench/deals.py
 
-# Opt-in compiled core, bots and the server's per-action path (mypyc; docs/bots.md and
-# docs/deploy.md for speeds); pure Python stays the default.
+# The compiled build in a dev checkout (the same as `make build`; docs/bots.md and
+# docs/deploy.md for speeds); `make run` and `make test` stay pure Python.
 mypyc: setup-dev
 	BIN=$(abspath $(BIN)) bash scripts/build_mypyc.sh
 
 # The core's, the bots' and the server's tests against a compiled copy (the checkout stays
 # pure); not part of `make test`, which tests the pure-Python build.
+MYPYC_TESTS ?=
 test-mypyc: setup-dev
-	BIN=$(abspath $(BIN)) bash scripts/test_mypyc.sh
+	BIN=$(abspath $(BIN)) bash scripts/test_mypyc.sh $(MYPYC_TESTS)
 
 mypyc-clean:
 	rm -f src/shengji/core/*.so src/shengji/bots/*.so src/shengji/server/*.so \
-	  src/shengji/server/*/*.so src/*__mypyc*.so
+	  src/shengji/server/*/*.so src/*__mypyc*.so src/.mypyc-built
 	rm -rf src/build

@@ -34,6 +34,8 @@ import logging
 import weakref
 from collections import deque
 
+from mypy_extensions import mypyc_attr
+
 from shengji.server.live.ws_protocol import SendNow
 from shengji.server.store.players import Player
 
@@ -95,6 +97,7 @@ _FLUSHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Flusher] = (
 """Each event loop's ``Flusher`` (gone with its loop)."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a client on another process: RemoteConn
 class Conn:
     """One connected client: a player and its outgoing buffer (drained by its socket)."""
 

@@ -7,10 +7,10 @@ takes 42% fewer instructions, about 15% of the whole server's CPU an action (doc
 
 >>> build_note(True)
 'bots and tables: compiled (mypyc)'
->>> "make mypyc" in build_note(False)
+>>> "make build" in build_note(False)
 True
 >>> build_note(True, tables=False)
-'bots: compiled (mypyc); tables: pure Python (make mypyc compiles them too)'
+'bots: compiled (mypyc); tables: pure Python (make build compiles them too)'
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def build_note(is_compiled: bool | None = None, tables: bool | None = None) -> s
     if bots and tables:
         return "bots and tables: compiled (mypyc)"
     if bots:
-        return "bots: compiled (mypyc); tables: pure Python (make mypyc compiles them too)"
-    return ("bots and tables: pure Python (make mypyc compiles them: 高手/expert then sees "
-            "about 4x the worlds a decision and plays stronger, and the server spends about "
-            "15% less CPU an action)")
+        return "bots: compiled (mypyc); tables: pure Python (make build compiles them too)"
+    return ("bots and tables: pure Python (make build, or make host, compiles them: "
+            "高手/expert then sees about 4x the worlds a decision and plays stronger, and the "
+            "server spends about 15% less CPU an action)")
