@@ -29,10 +29,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -50,6 +52,7 @@ if not __package__:  # run as a script: make ``bench`` importable
 
 from bench.load_server import free_port, pin, raise_open_files
 
+from shengji.server.live.ws_layer import http_protocol
 from shengji.server.live.ws_protocol import WebSocketProtocol, send_now_of
 from shengji.server.loop_nap import loop_factory
 
@@ -106,7 +109,8 @@ class Writer:
 
 
 class FloorApp:
-    """An ASGI app of tables: ``/t/<table>/<socket>``; an action fans out to the table."""
+    """An ASGI app of tables: ``/ws/<table>.<socket>`` (a room socket's path, so picows
+    serves it where it is the layer); an action fans out to the table."""
 
     def __init__(self, size: int, writer: Writer | None) -> None:
         self.pad = "x" * size
@@ -128,7 +132,7 @@ class FloorApp:
                         "headers": [(b"content-length", str(len(body)).encode())]})
             await send({"type": "http.response.body", "body": body})
             return
-        _, _, table_s, sock_s = scope["path"].split("/")
+        table_s, _, sock_s = scope["path"].rsplit("/", 1)[1].partition(".")
         table, sock = int(table_s), int(sock_s)
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
@@ -154,7 +158,7 @@ class FloorApp:
 
 
 def serve(port: int, size: int, commit: bool, db: str, gap_s: float, ping_s: float,
-          keepalive: str, tick: float) -> None:
+          keepalive: str, tick: float, layer: str = "uvicorn") -> None:
     """Run the floor server (a child process) until killed."""
     if keepalive == "all":  # uvicorn's own: every socket pinged every interval
         base = WebSocketProtocol.__mro__[1]
@@ -167,6 +171,7 @@ def serve(port: int, size: int, commit: bool, db: str, gap_s: float, ping_s: flo
             asyncio.get_running_loop().create_task(writer.run())
         config = uvicorn.Config(
             FloorApp(size, writer), host="127.0.0.1", port=port, ws=WebSocketProtocol,
+            http=http_protocol("picows" if layer == "picows" else "uvicorn"),
             log_level="warning", ws_per_message_deflate=False, backlog=4096,
             ws_ping_interval=ping_s or None, ws_ping_timeout=ping_s or None,
         )
@@ -219,7 +224,7 @@ async def run_point(port: int, tables: int, think: tuple[float, float] | None,
     for t in ts:
         for s in range(SOCKETS):
             t.socks.append(await connect(
-                f"ws://127.0.0.1:{port}/t/{t.n}/{s}", compression=None, ping_interval=None,
+                f"ws://127.0.0.1:{port}/ws/{t.n}.{s}", compression=None, ping_interval=None,
                 max_queue=None, open_timeout=60,
             ))
     listeners = [asyncio.create_task(t.listen(s)) for t in ts for s in range(SOCKETS)]
@@ -268,12 +273,13 @@ async def _counts(port: int) -> dict[str, int]:
 
 
 def measure(args: argparse.Namespace, tables: int, keepalive: str, commit: bool,
-            db: str) -> dict[str, Any]:
+            db: str, layer: str = "uvicorn") -> dict[str, Any]:
     """One point: a fresh floor server pinned to core 0, the clients here on core 1."""
     port = free_port()
     cmd = [sys.executable, __file__, "--serve", str(port), "--bytes", str(args.bytes),
            "--gap", str(args.gap), "--ping", str(args.ping), "--keepalive", keepalive,
-           "--tick-ms", str(args.tick_ms), "--db", db, *(["--commit"] if commit else [])]
+           "--tick-ms", str(args.tick_ms), "--db", db, "--layer", layer,
+           *(["--commit"] if commit else [])]
     proc = subprocess.Popen(cmd)
     pin(proc.pid, {0})
     think = (2.0, 4.0) if args.human else None
@@ -289,7 +295,18 @@ def measure(args: argparse.Namespace, tables: int, keepalive: str, commit: bool,
         proc.terminate()
         proc.wait()
     return {**point, "commit": commit, "bytes": args.bytes, "ping_s": args.ping,
-            "keepalive": keepalive, "tick_ms": args.tick_ms}
+            "keepalive": keepalive, "tick_ms": args.tick_ms, "layer": layer}
+
+
+def _summary(points: list[dict[str, Any]]) -> None:
+    """Medians per configuration (tables, pace, commit, layer) over the repeats."""
+    groups: dict[tuple[Any, ...], list[float]] = {}
+    for p in points:
+        key = (p["tables"], p["pace"], p["commit"], p["keepalive"], p["layer"])
+        groups.setdefault(key, []).append(p["server_cpu_us_per_action"])
+    for (n, pace, commit, keepalive, layer), cpu in groups.items():
+        print(f"  median of {len(cpu)}: {layer:>7} {'+commit' if commit else '':>7} "
+              f"{keepalive:>6} {pace:>5} N={n:5}  cpu/act={statistics.median(cpu):6.0f} us")
 
 
 def main() -> None:
@@ -309,6 +326,13 @@ def main() -> None:
     ap.add_argument("--tick-ms", type=float, default=0.0,
                     help="the server naps this long before each select that would block, "
                          "so that wake-ups coalesce (server/loop_nap.py; 0: asyncio's own)")
+    ap.add_argument("--layer", default="uvicorn,picows",
+                    help="comma-separated WebSocket layers (server/ws_layer.py), alternated "
+                         "at each point: uvicorn (its sans-I/O protocol), picows")
+    ap.add_argument("--commit-too", default="yes", choices=("yes", "no"),
+                    help="also measure each point with the commit (default yes)")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="measure each configuration this many times, alternated")
     ap.add_argument("--name", default="io_floor")
     ap.add_argument("--out", default=str(RESULTS))
     ap.add_argument("--serve", type=int, help=argparse.SUPPRESS)
@@ -318,22 +342,27 @@ def main() -> None:
     raise_open_files()
     if args.serve:
         serve(args.serve, args.bytes, args.commit, args.db, args.gap, args.ping, args.keepalive,
-              args.tick_ms / 1000)
+              args.tick_ms / 1000, args.layer)
         return
     pin(os.getpid(), {1})
     points = []
     with tempfile.TemporaryDirectory(dir="/dev/shm" if Path("/dev/shm").is_dir() else None) as d:
-        for n in [int(x) for x in args.tables.split(",")]:
-            for commit in (False, True):
-                for keepalive in args.keepalive.split(","):
-                    point = measure(args, n, keepalive, commit, f"{d}/log-{len(points)}.db")
-                    points.append(point)
-                    print(f"  {'sockets+commit' if commit else 'sockets':>14} {keepalive:>6} "
-                          f"{point['pace']:>5} N={n:5}  act/s={point['actions_per_s']:8.1f}  "
-                          f"p50={point['p50_ms']} ms  p99={point['p99_ms']} ms  "
-                          f"cpu/act={point['server_cpu_us_per_action']:6.0f} us  "
-                          f"srv={point['server_cpu_percent']}%  refused={point['refused_sends']}",
-                          flush=True)
+        commits = (False, True) if args.commit_too == "yes" else (False,)
+        runs = itertools.product(
+            [int(x) for x in args.tables.split(",")], range(args.repeat), commits,
+            args.keepalive.split(","), args.layer.split(","),
+        )
+        for n, _, commit, keepalive, layer in runs:  # the layers alternate, point by point
+            point = measure(args, n, keepalive, commit, f"{d}/log-{len(points)}.db", layer)
+            points.append(point)
+            print(f"  {layer:>7} {'sockets+commit' if commit else 'sockets':>14} "
+                  f"{keepalive:>6} {point['pace']:>5} N={n:5}  "
+                  f"act/s={point['actions_per_s']:8.1f}  "
+                  f"p50={point['p50_ms']} ms  p99={point['p99_ms']} ms  "
+                  f"cpu/act={point['server_cpu_us_per_action']:6.0f} us  "
+                  f"srv={point['server_cpu_percent']}%  refused={point['refused_sends']}",
+                  flush=True)
+    _summary(points)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / f"{args.name}.json").write_text(json.dumps({

@@ -321,6 +321,32 @@ def deflate_by_size(frames: list[bytes]) -> list[dict[str, Any]]:
     ]
 
 
+def compare_gc(args: argparse.Namespace) -> None:
+    """CPU per logged action with each ``--gc-young`` threshold, the thresholds alternated
+    run by run (medians over ``--repeat`` runs each), saved under the label."""
+    values = [int(x) for x in args.gc_young.split(",")]
+    protocol = 3 if args.protocol == "3" else 2  # one protocol: --protocol 3, else 2
+    rest = gc.get_threshold()[1:]
+    by: dict[int, list[float]] = {v: [] for v in values}
+    for seed in range(args.repeat):
+        for young in values:
+            gc.set_threshold(young, *rest)
+            point = asyncio.run(run(args.deals, False, seed, protocol))
+            by[young].append(point["us_per_action"])
+    rows = []
+    for young, us in by.items():
+        median = sorted(us)[len(us) // 2]
+        rows.append({"gc_young": young, "us_per_action_median": round(median, 1),
+                     "us_per_action": [round(x, 1) for x in us]})
+        print(f"{args.label:>8} gc_young={young:6d}: {median:7.1f} µs per logged action "
+              f"(median of {len(us)}: {', '.join(f'{x:.0f}' for x in us)})")
+    out = Path(args.out)
+    data: dict[str, Any] = json.loads(out.read_text()) if out.exists() else {}
+    data[args.label] = {"load_average_1m": round(os.getloadavg()[0], 2), "gc": rows}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(data, indent=2) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--deals", type=int, default=3)
@@ -336,7 +362,14 @@ def main() -> None:
         "--protocol", choices=("2", "3", "both"), default="both",
         help="the clients' protocol version: 2 whole views in every update, 3 deltas",
     )
+    ap.add_argument("--gc-young", default="",
+                    help="comma-separated thresholds of the youngest GC generation to compare "
+                         "(the server's gc_young; 700 is Python's), alternated run by run; "
+                         "only the uncompressed path")
     args = ap.parse_args()
+    if args.gc_young:
+        compare_gc(args)
+        return
     results = []
     modes = {"both": (True, False), "on": (True,), "off": (False,)}[args.deflate]
     protocols = {"2": (2,), "3": (3,), "both": (2, 3)}[args.protocol]

@@ -27,6 +27,12 @@ RSS growth since it started, ÷ tables) and the clients' own CPU % and event-loo
 point where the client core is saturated (lag p99 > ``--client-lag-ms``) measures the
 clients, not the server, and is marked ``client_bound``.
 
+With ``--floor uvicorn,picows`` each point also measures the socket floor
+(``bench/io_floor.py``: the same tables, pace and message size, sockets and their commit
+only, on each WebSocket layer), so the floor and the whole server stand side by side in the
+output and in ``--summary``; repeat a count in ``--tables`` to alternate the servers more
+than once (the summary gives medians).
+
 Results go to ``bench/results/<name>.json`` and ``<name>.svg`` (p99 and CPU per action
 against tables, one line per server). On a shared machine the figures are noisy: the load
 average is recorded at each point.
@@ -60,6 +66,8 @@ from bench.load_server import (
     pin,
     raise_open_files,
 )
+
+from bench import io_floor
 
 RESULTS = Path(__file__).resolve().parent / "results"
 CLIENTS = Path(__file__).resolve().parent / "load_clients.py"
@@ -408,29 +416,59 @@ def no_nan(x: Any) -> Any:
     return x
 
 
+def _median_point(rs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The medians of repeated points' figures (the first point's other fields).
+
+    >>> _median_point([{"p99_ms": 3.0}, {"p99_ms": 1.0}, {"p99_ms": 2.0}])["p99_ms"]
+    2.0
+    """
+    out = dict(rs[0])
+    for key, value in rs[0].items():
+        values = [r.get(key) for r in rs]
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and all(
+            isinstance(v, (int, float)) and not math.isnan(v) for v in values
+        ):
+            out[key] = round(sorted(values)[len(values) // 2], 1)  # type: ignore[type-var]
+    out["repeats"] = len(rs)
+    return out
+
+
 def summary(result: dict[str, Any]) -> str:
     """A Markdown table of a results file: per table count, each server's figures side by
-    side, then the human-pace capacity (``--summary FILE``)."""
+    side (medians where a count was repeated), the socket floor's next to them
+    (``--floor``), then the human-pace capacity (``--summary FILE``)."""
     servers = list(result["machine"]["servers"])
+    floors = sorted({f"floor:{r['layer']}" for r in result.get("floor", [])})
     rows = ["| pace | tables | " + " | ".join(
         f"{s} act/s | {s} p50 / p99 ms | {s} CPU/act µs | {s} RSS/table KiB" for s in servers
-    ) + " |", "|---|---:|" + "---:|" * 4 * len(servers)]
-    points: dict[tuple[str, int], dict[str, dict[str, Any]]] = {}
+    ) + "".join(f" | {f} CPU/act µs (+commit)" for f in floors) + " |",
+        "|---|---:|" + "---:|" * (4 * len(servers) + len(floors))]
+    points: dict[tuple[str, int], dict[str, list[dict[str, Any]]]] = {}
     for r in result["bench"]:
-        points.setdefault(("bench", r["tables"]), {})[r["server"]] = r
+        points.setdefault(("bench", r["tables"]), {}).setdefault(r["server"], []).append(r)
     for name, h in result["human"].items():
         for r in h["points"]:
-            points.setdefault(("human", r["tables"]), {})[name] = r
+            points.setdefault(("human", r["tables"]), {}).setdefault(name, []).append(r)
+    for r in result.get("floor", []):
+        key = f"floor:{r['layer']}" + ("+commit" if r["commit"] else "")
+        points.setdefault((r["pace"], r["tables"]), {}).setdefault(key, []).append(r)
 
-    def cell(r: dict[str, Any] | None) -> str:
-        if r is None:
+    def cell(rs: list[dict[str, Any]] | None) -> str:
+        if not rs:
             return " | | | "
+        r = _median_point(rs)
         flag = "*" if r.get("client_bound") else ""
         return (f"{r['actions_per_s']} | {r['p50_ms']} / {r['p99_ms']}{flag} | "
                 f"{r['server_cpu_us_per_action']} | {r['rss_per_table_kib']}")
 
+    def floor_cell(by: dict[str, list[dict[str, Any]]], f: str) -> str:
+        got = [by.get(k) for k in (f, f + "+commit")]
+        cpu = [str(_median_point(rs)["server_cpu_us_per_action"]) if rs else "" for rs in got]
+        return f"{cpu[0]} ({cpu[1]})" if cpu[1] else cpu[0]
+
     for (pace, n), by in sorted(points.items()):
-        rows.append(f"| {pace} | {n} | " + " | ".join(cell(by.get(s)) for s in servers) + " |")
+        rows.append(f"| {pace} | {n} | " + " | ".join(cell(by.get(s)) for s in servers)
+                    + "".join(f" | {floor_cell(by, f)}" for f in floors) + " |")
     rows.append("")
     for name, h in result["human"].items():
         best = h["tables"]
@@ -439,6 +477,15 @@ def summary(result: dict[str, Any]) -> str:
         rows.append(f"- {name}: one core holds {best} tables at human pace (p99 < 100 ms){cpu}")
     rows.append("(* the client core was the limit of that point: its event-loop lag p99 > 50 ms)")
     return "\n".join(rows)
+
+
+def floor_args(args: argparse.Namespace, human: bool) -> argparse.Namespace:
+    """``bench/io_floor.py``'s options for a floor point like this bench's points."""
+    return argparse.Namespace(
+        bytes=args.floor_bytes, gap=0.004, ping=20.0, tick_ms=0.0, human=human,
+        warm=args.human_warm if human else args.warm,
+        seconds=args.human_seconds if human else args.seconds,
+    )
 
 
 def parse_server_env(specs: list[str]) -> dict[str, dict[str, str]]:
@@ -513,6 +560,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--server-log", default=None, help="append the servers' output here")
     ap.add_argument("--summary", metavar="FILE",
                     help="print a results file as a Markdown table and run nothing")
+    ap.add_argument("--floor", default="", metavar="LAYER,...",
+                    help="also measure the socket floor (bench/io_floor.py) at each point on "
+                         "these WebSocket layers: uvicorn, picows")
+    ap.add_argument("--floor-bytes", type=int, default=1800,
+                    help="the floor's message size per socket (a seat's update: 1.3-1.8 KB)")
     ap.add_argument("--name", default="server_load", help="results file name (no suffix)")
     ap.add_argument("--out", default=str(RESULTS), help="folder for JSON and SVG")
     args = ap.parse_args(argv)
@@ -560,12 +612,27 @@ def main(argv: list[str] | None = None) -> int:
     def show(r: dict[str, Any]) -> None:
         print(line(r), flush=True)
 
+    def floor(n: int, human: bool) -> None:
+        """The socket floor at this point, on each layer of ``--floor``, with and without
+        its commit (bench/io_floor.py)."""
+        for layer in (x for x in args.floor.split(",") if x.strip()):
+            for commit in (False, True):
+                with tempfile.TemporaryDirectory(dir=args.data_root) as d:
+                    r = io_floor.measure(floor_args(args, human), n, "silent", commit,
+                                         f"{d}/floor.db", layer)
+                result.setdefault("floor", []).append(r)
+                print(f"   floor:{layer}{'+commit' if commit else ''} {r['pace']:>5} "
+                      f"N={n:5d}  act/s={r['actions_per_s']:7.1f}  p99={r['p99_ms']} ms  "
+                      f"cpu/act={r['server_cpu_us_per_action']:6.0f} us", flush=True)
+                save()
+
     for n in (int(x) for x in args.tables.split(",") if x.strip()):
         for label, src in servers:
             r = run_point(label, src, n, args, human=False)
             result["bench"].append(r)
             show(r)
             save()
+        floor(n, human=False)
     if args.human_at:  # fixed points, each server in turn at each count
         counts = [int(x) for x in args.human_at.split(",") if x.strip()]
         for n in counts:
@@ -577,6 +644,7 @@ def main(argv: list[str] | None = None) -> int:
                 if passes(r, args.target_ms):
                     entry["tables"] = max(entry["tables"] or 0, n)
                 save()
+            floor(n, human=True)
     elif args.human:
         for label, src in servers:
             best, points = human_search(label, src, args, show)
