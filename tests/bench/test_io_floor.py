@@ -1,5 +1,6 @@
 """``bench/io_floor.py`` at a tiny size, so it never rots: two tables for two seconds, with
-and without the commit, and its JSON. No figure is checked (speed is the bench's business)."""
+and without the commit, on each WebSocket layer, and its JSON. No figure is checked (speed is
+the bench's business)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,9 @@ def test_io_floor_runs_and_writes_json(tmp_path: Path) -> None:
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     points = json.loads((tmp_path / "tiny.json").read_text())["points"]
-    assert [(p["commit"], p["keepalive"]) for p in points] == [(False, "silent"), (True, "silent")]
+    got = [(p["commit"], p["keepalive"], p["layer"]) for p in points]
+    assert got == [(commit, "silent", layer) for commit in (False, True)  # layers alternate
+                   for layer in ("uvicorn", "picows")]
     for p in points:
         assert p["tables"] == 2 and p["actions_per_s"] > 0 and p["refused_sends"] == 0
         assert p["server_cpu_us_per_action"] > 0
