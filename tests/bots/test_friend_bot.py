@@ -14,10 +14,11 @@ from shengji.bots.random_bot import RandomBot
 from shengji.bots.registry import make_bot
 from shengji.core.actions import Action, Bury, CallFriend, Deal, Play
 from shengji.core.cards import cards_str, parse_card
+from shengji.core.deal_record import _UNKNOWN
 from shengji.core.events import FriendRevealed
 from shengji.core.phases import Phase
 from shengji.core.ruleset import PRESETS
-from shengji.core.state import _UNKNOWN, DealState
+from shengji.core.state import DealState
 from shengji.core.views import view_for
 from tests.core.dealkit import bury_back, deal_out, pass_round, stacked, step
 

@@ -46,9 +46,11 @@ def test_every_step_matches_and_refusals_change_nothing() -> None:
 
 
 def test_fields_list_every_public_slot() -> None:
+    from shengji.core.deal_record import DealRecord
     from shengji.core.state import FIELDS, DealState
 
-    slots = getattr(DealState, "__slots__", None)
+    slots = getattr(DealRecord, "__slots__", None)
     if slots is None:
         pytest.skip("compiled build: native classes have no __slots__")
     assert sorted(n for n in slots if not n.startswith("_")) == sorted(FIELDS)
+    assert DealState.__slots__ == ()  # the state adds transitions, no data

@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from shengji.core.cards import counts_of, deck
+from shengji.core.deal_record import _UNKNOWN
 from shengji.core.follow import analyse_lead
 from shengji.core.friend import candidates, copies_seen
 from shengji.core.order import context_for
 from shengji.core.phases import Phase
-from shengji.core.state import _UNKNOWN, DealState
+from shengji.core.state import DealState
 from shengji.core.views import DealView
 
 
@@ -103,7 +104,7 @@ def state_after_burial(
     after = [list(h) for h in hands]
     after[view.seat] = own
     s = _world(view, after, burial)
-    s.leader = view.dealer  # as the engine starts play (``DealState._start_play``)
+    s.leader = view.dealer  # as the engine starts play (``deal_calling.start_play``)
     s.trick = ()
     s.lead = None
     return s
