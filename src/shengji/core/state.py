@@ -94,7 +94,6 @@ def first_seat_dealt(seed: int | str, players: int) -> int:
     return below(random.Random(f"{seed}/deal-order"), players)
 
 
-
 class DealState(DealRecord):
     """The whole state of one deal (the fields of ``DealRecord``) with its transitions.
     Treat instances as immutable values."""
