@@ -106,12 +106,17 @@ class Sim:
         self._early_at: float | None = None
         self.on_send: Any = None
         """Called with every ``Send`` as the shell carries it out (the tests' checks)."""
+        self.on_handle: Any = None
+        """Called with ``(table before, command, table after)`` for every command fed."""
 
     # ------------------------------------------------------------------ feeding
 
     def feed(self, cmd: Command) -> None:
         """Hand the table one command and carry out its effects."""
+        before = self.table
         self.table, fx = handle(self.table, cmd, self.now)
+        if self.on_handle is not None:
+            self.on_handle(before, cmd, self.table)
         for e in fx:
             match e:
                 case Write():

@@ -14,7 +14,7 @@ from shengji.server.table import Table, TableOptions
 from shengji.server.table.commands import ClientSaid, Closed, Opened, SeatBot
 from shengji.server.table.options import Limits
 from shengji.server.table.render import UpdateEntry
-from shengji.server.table.timers import LONG_PHASES
+from shengji.server.table.timers import LONG_PHASES, PASS_ON_TIMEOUT
 from shengji.server.wire import messages as wire
 from tests.server.table_sim import Sim, config
 
@@ -43,7 +43,31 @@ def flush(sim: Sim) -> None:
 
 
 def human_turn(sim: Sim, seat: int = 0) -> None:
-    sim.run(until=lambda s: s.table.to_act() == seat and s.table.clock is not None)
+    """Run until ``seat`` has a turn to bury or play on the clock (windows it may pass go by
+    as passes when their clocks run out)."""
+    sim.run(
+        until=lambda s: s.table.to_act() == seat
+        and s.table.clock is not None
+        and s.table.match is not None
+        and s.table.match.deal.phase not in PASS_ON_TIMEOUT
+    )
+
+
+def test_silence_in_the_declare_window_is_a_pass_not_auto_play() -> None:
+    sim = table()
+    sim.run(
+        until=lambda s: s.table.to_act() == 0
+        and s.table.clock is not None
+        and s.table.match is not None
+        and s.table.match.deal.phase is Phase.DECLARING
+    )
+    version = sim.table.version
+    assert sim.tick()  # the window's clock runs out
+    flush(sim)
+    assert 0 not in sim.table.auto and not seat_info(sim, 0).auto
+    assert sim.table.version == version + 1  # one action: seat 0 passed
+    assert list(sim.table.actions)[-1] == "pass 0"
+    assert not any(a.seat == 0 for a in sim.asks)  # no bot asked to move for it
 
 
 def seat_info(sim: Sim, seat: int) -> wire.SeatInfo:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -51,6 +52,8 @@ def test_a_disconnected_player_is_shown_away_and_back(tmp_path: Path) -> None:
 
 
 def test_the_clock_runs_out_and_the_seat_goes_on_auto_play(tmp_path: Path) -> None:
+    """Silence in the declare window is a pass; a turn to bury or play that runs out is
+    托管."""
     with live_server(fast_settings(str(tmp_path), bot_delay_s=0.0)) as base:
         ann = new_player(base, "ann")
         bots = {"1": "random", "2": "random", "3": "random"}
@@ -61,8 +64,22 @@ def test_the_clock_runs_out_and_the_seat_goes_on_auto_play(tmp_path: Path) -> No
         clock = a.wait(lambda m: m["t"] == "clock" and m["clock"] and m["clock"]["seat"] == 0)
         assert clock["clock"]["total_ms"] == 5000 and 0 < clock["clock"]["ms_left"] <= 5000
         started = time.monotonic()
-        marked = a.wait(lambda m: m["t"] == "room" and m["room"]["seats"][0]["auto"], timeout=30)
+        seen: list[dict[str, Any]] = []
+
+        def auto_on(m: dict[str, Any]) -> bool:
+            seen.append(m)
+            if m["t"] == "clock" and m["clock"] and m["clock"]["seat"] == 0:
+                nonlocal started
+                started = time.monotonic()  # the clock of the turn that runs out
+            return m["t"] == "room" and bool(m["room"]["seats"][0]["auto"])
+
+        marked = a.wait(auto_on, timeout=40)
         assert time.monotonic() - started > 4.0  # not before the clock ran out
+        passed = [
+            i for i, m in enumerate(seen) if m["t"] == "update"
+            and any(e["type"] == "passed" and e.get("seat") == 0 for e in m["events"])
+        ]
+        assert passed, "the declare window's silence was not a pass"
         assert marked["room"]["seats"][0]["substitute"] is True
         a.wait(lambda m: m["t"] == "update" and any(e.get("seat") == 0 for e in m["events"]))
         a.send({"t": "auto", "v": 2, "on": False})  # take back

@@ -7,7 +7,10 @@ step checks that
   due), a bot asked, or a wake-up set (turn timers are on, so a human to act has one);
 - no message to a seat holds another seat's hidden cards, and spectators see no hand;
 - nothing sequenced is sent before it is written;
-- the written log replays to the same table (seats, status, match, every seat's view).
+- the written log replays to the same table (seats, status, match, every seat's view);
+- silence never puts a seat on 托管 in a window that may be passed (declaring after the
+  deal, 反底, a 竞标 bid): a clock that runs out there is a pass; 托管 comes only from a
+  turn to play, bury, call or name that ran out, or from the player asking for it.
 
 The shell is ``tests/server/table_sim.py``: the real ``rooms.py`` does the same with I/O.
 """
@@ -22,11 +25,12 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
+from shengji.core.actions import Pass
 from shengji.core.cards import parse_cards
-from shengji.core.state import DealState
+from shengji.core.state import DealState, Phase
 from shengji.core.views import view_for
 from shengji.server.table import Table, TableOptions, next_step, restored
-from shengji.server.table.commands import ClientSaid, Closed, Opened, SeatBot, Tick
+from shengji.server.table.commands import ClientSaid, Closed, Command, Opened, SeatBot, Tick
 from shengji.server.table.effects import Send
 from shengji.server.table.render import UpdateEntry
 from shengji.server.wire import messages as wire
@@ -91,13 +95,14 @@ class TableMachine(RuleBasedStateMachine):
         self.seen = 0
 
     @initialize(
-        preset=st.sampled_from(["classic", "find-friend", "three-player"]),
+        preset=st.sampled_from(["classic", "find-friend", "three-player", "huanle"]),
         humans=st.integers(1, 3),
     )
     def start(self, preset: str, humans: int) -> None:
         cfg = replace(config(preset, max_deals=2), options=PACE)
         self.sim = Sim(Table.empty(cfg, spare_seed="seed0"))
         self.sim.on_send = self._check_send
+        self.sim.on_handle = self._check_auto
         players = cfg.ruleset.players
         humans = min(humans, players - 1)
         for i in range(humans):
@@ -127,6 +132,25 @@ class TableMachine(RuleBasedStateMachine):
                 check_message(msg.message_for(seat), seat, deal)
             else:
                 check_message(msg, seat, None if m is None else m.deal)
+
+    def _check_auto(self, before: Table, cmd: Command, after: Table) -> None:
+        """A seat goes on 托管 only when it asked, or when a turn it may not pass ran out."""
+        gained = after.auto - before.auto
+        m = before.match
+        window = m is not None and m.deal.phase in (Phase.DECLARING, Phase.REBURY)
+        if window and isinstance(cmd, Tick) and after.version > before.version:
+            event("a silent seat passed the window")
+        for seat in gained:
+            if isinstance(cmd, ClientSaid) and isinstance(cmd.msg, wire.AutoPlay):
+                conn = before.conns.get(cmd.conn)
+                assert cmd.msg.on and conn is not None and conn.seat == seat
+                continue
+            assert isinstance(cmd, Tick), f"seat {seat} went on 托管 on {cmd}"
+            assert m is not None
+            phase = m.deal.phase
+            assert phase not in (Phase.DECLARING, Phase.REBURY), f"托管 for silence in {phase}"
+            assert not (phase is Phase.BIDDING and m.deal.is_legal(Pass(seat))), "托管 in bidding"
+            event(f"a turn to {phase.value} ran out: 托管")
 
     # ------------------------------------------------------------------ players
 

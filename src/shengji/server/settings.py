@@ -104,6 +104,9 @@ class Settings(BaseSettings):
     next_deal_s: float = Field(default=30.0, ge=0)
     """How long a new room's deal summary waits for every player's "next deal" (0: it
     waits only ``deal_end_pause_s``)."""
+    clock_scale: float = Field(default=1.0, gt=0, le=1)
+    """Every turn clock runs this much of its seconds (tests fast-forward a public room's
+    30 s clock with 0.1: the clock shows and runs out after 3 s)."""
 
     log_size: int = Field(default=1024, ge=16)
     """Messages kept per room for reconnecting clients (older: a snapshot instead)."""

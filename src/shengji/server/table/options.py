@@ -4,7 +4,8 @@ every room (``Limits``, from ``Settings``).
 The room options (``POST /api/rooms`` ``"table": {...}``, docs/protocol.md "Room options"):
 
 - ``turn_s``: seconds a player has to play (0: no turn timer). On timeout the seat goes
-  托管: the auto-play bot moves for it until its player acts or takes back.
+  托管: the auto-play bot moves for it until its player acts or takes back; in a window
+  that may be passed (declaring, 反底, a bid) a timeout is a pass instead.
 - ``long_turn_s``: the same for burying, calling a friend, bidding and naming trump.
 - ``next_deal_s``: how long the deal-end summary waits for every player's "next deal"
   (0: it does not wait; the next deal starts after the server's short pause).
@@ -130,6 +131,8 @@ class Limits:
     max_unwritten: int = 256
     """Records waiting for the database at most; more client messages are refused."""
     nudge_every_s: float = 5.0
+    clock_scale: float = 1.0
+    """Turn clocks run this share of the room's seconds (a test setting; 1: as chosen)."""
 
     @classmethod
     def from_settings(cls, settings: Any) -> Limits:

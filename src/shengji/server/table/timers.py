@@ -8,21 +8,23 @@ will retry), a bot it asked, a wake-up it asked for, or a human to act whose clo
 the next step waits for it.
 
 Turn clocks: a human to act gets ``turn_s`` seconds (``long_turn_s`` to bury, call a
-friend, bid or name trump); when it runs out the seat goes on 托管 and the auto-play bot
-moves for it until the player acts or takes back.
+friend, bid or name trump). When a window that may be passed runs out (declaring after the
+deal, 反底, a 竞标 bid) the seat passes: silence there is "no declaration", never 托管.
+When any other turn runs out (play, bury, call, name) the seat goes on 托管 and the
+auto-play bot moves for it until the player acts or takes back.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from shengji.core.actions import SYSTEM
+from shengji.core.actions import SYSTEM, Pass
 from shengji.core.phases import Phase
 from shengji.server.table.connections import reseat, room_update
 from shengji.server.table.dealing import deal_round
 from shengji.server.table.effects import AskBot, WakeAt
 from shengji.server.table.model import EMPTY, BotAsk, Clock, Hold, Table, evolve
-from shengji.server.table.play import set_auto
+from shengji.server.table.play import apply, set_auto
 from shengji.server.table.seating import set_seat
 from shengji.server.table.step import Step
 from shengji.server.table.views import clock_info, hold_info
@@ -30,6 +32,9 @@ from shengji.server.wire import messages as wire
 
 LONG_PHASES = frozenset({Phase.BURYING, Phase.CALLING, Phase.BIDDING, Phase.NAMING})
 """Phases whose turns get the long timer."""
+
+PASS_ON_TIMEOUT = frozenset({Phase.DECLARING, Phase.REBURY, Phase.BIDDING})
+"""Phases whose turn, run out, is a pass (不亮 / no bid) rather than 托管."""
 
 
 def schedule(s: Step) -> None:
@@ -80,16 +85,20 @@ def advance(s: Step) -> None:
         s.t = evolve(t, clock=None)
         ask_bot(s, actor)
         return
-    limit = t.config.options.turn_limit(m.deal.phase in LONG_PHASES)
+    limit = t.config.options.turn_limit(m.deal.phase in LONG_PHASES) * t.config.limits.clock_scale
     if limit <= 0:
         s.t = evolve(t, clock=None)
         return
     c = t.clock
     if c is None or c.seat != actor or c.version != t.version:
         s.t = evolve(t, clock=Clock(actor, t.version, s.now, s.now + limit))
-    elif c.deadline <= s.now:  # out of time: 托管
+    elif c.deadline <= s.now:
         s.note("debug", f"seat {actor} ran out of time")
         s.t = evolve(t, clock=None)
+        silent = Pass(actor)
+        if m.deal.phase in PASS_ON_TIMEOUT and m.deal.is_legal(silent):
+            apply(s, silent, None)  # silence in a window is a pass, not 托管
+            return
         set_auto(s, actor, True)
         ask_bot(s, actor)
 
