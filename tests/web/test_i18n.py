@@ -70,3 +70,39 @@ def test_no_word_is_said_twice() -> None:
     for lang in ("en", "zh-CN"):
         for key, text in _catalog(lang).items():
             assert not re.search(r"\b([A-Za-z]{2,}) \1\b", text), (lang, key, text)
+
+
+ZH_LATIN_ALLOWED = frozenset({"English", "QQ", "Enter", "Esc", "shengji", "serve", "host"})
+"""Latin words a Chinese text may hold: a language's own name, a brand, key names and a
+command to type. Card names (J, Q, K, A) are single letters and always allowed."""
+
+
+def test_the_chinese_catalog_says_nothing_in_english() -> None:
+    """No English word (nor a "seed §" reference) inside the Chinese page."""
+    for key, text in _catalog("zh-CN").items():
+        words = set(re.findall(r"[A-Za-z]{2,}", re.sub(r"\{\w+\}", "", text)))
+        assert words <= ZH_LATIN_ALLOWED, (key, text, sorted(words - ZH_LATIN_ALLOWED))
+        assert "§" not in text and "seed" not in text, (key, text)
+
+
+def test_the_browser_names_seats_as_the_seat_names_module_does() -> None:
+    """labels.js ``displayName`` takes its words from the catalogs: the bot levels and the
+    formats must be core/seat_names.py's."""
+    from shengji.core.seat_names import BOT_LEVELS, display_name
+
+    for lang, i, short in (("en", 0, "en"), ("zh-CN", 1, "zh")):
+        cat = _catalog(lang)
+        for spec, words in BOT_LEVELS.items():
+            assert cat[f"botname.{spec}"] == words[i], (lang, spec)
+            shown = cat["seat.bot"].format(level=words[i], n=3)
+            assert shown == display_name(2, None, spec, short), (lang, spec)
+        assert cat["seat.n"].format(n=4) == display_name(3, None, None, short)
+
+
+def test_english_teams_take_a_singular_verb() -> None:
+    """"Your team goes up 1 level", "Team 2 takes over the deal"."""
+    en = _catalog("en")
+    for key, text in en.items():
+        if text.startswith("{team} "):
+            verb = text.split()[1]
+            assert verb.endswith("s"), (key, text)

@@ -95,7 +95,7 @@ def test_a_three_seat_table_where_a_bid_is_clicked(
     expect(page.get_by_test_id("preset-desc")).to_contain_text("3 players")
     _room_with_bots(page, "three-player")
     for seat in (1, 2):
-        expect(page.get_by_test_id(f"seat-{seat}")).to_contain_text("Heuristic bot")
+        expect(page.get_by_test_id(f"seat-{seat}")).to_contain_text("Heuristic (seat")
     expect(page.get_by_test_id("seat-3")).to_have_count(0)
     page.get_by_test_id("ready").click()
     # the first deal's auction opens at seat 0: ours, after the 99 cards are dealt

@@ -224,9 +224,9 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--preset", default="classic", help="ruleset preset (default classic)")
     p.add_argument("--options", default=None, help="ruleset overrides as a JSON object")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p.add_argument("--bots", default="random",
-                   help="bot for the other seats (default random); or a level: beginner (新手), "
-                   "normal (普通), expert (高手)")
+    p.add_argument("--bots", default="normal",
+                   help="bot for the other seats (default normal 普通); a level: beginner (新手), "
+                   "normal (普通), expert (高手); or a bot: random, heuristic, search[:ms]")
     p.add_argument("--deals", type=int, default=1, help="deals to play (default 1)")
     p.add_argument("--seed", default="1", help="shuffle seed")
     p.add_argument("--lang", choices=("en", "zh"), default="en", help="narration language")

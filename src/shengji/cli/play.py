@@ -47,6 +47,7 @@ from shengji.core.match import MatchState
 from shengji.core.order import TRUMP
 from shengji.core.phases import Phase
 from shengji.core.ruleset import preset
+from shengji.core.seat_names import display_name
 from shengji.core.views import DealView
 
 
@@ -351,8 +352,11 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
         else tr(lang, "play.no-partner")
     )
     you = seat_label(lang, seat)
+    bots = tr(lang, "comma").join(
+        display_name(k, None, args.bots, lang) for k in range(ruleset.players) if k != seat
+    )
     intro = tr(lang, "play.intro", ruleset=named(lang, "preset", ruleset.name), seat=you,
-               partner=partner, bots=named(lang, "bot", args.bots))
+               partner=partner, bots=bots)
     out.write((intro if adviser is not None else without_hints(intro)) + "\n")
     printer = Narrator(out, lang, MatchState.new(ruleset, args.seed), None, viewer=seat)
 

@@ -35,6 +35,7 @@ from shengji.core.errors import ShengjiError
 from shengji.core.events import Event
 from shengji.core.match import MatchState, team_of
 from shengji.core.record import GameRecord, record_result
+from shengji.core.seat_names import record_name
 from shengji.server.wire import messages as wire
 from shengji.server.wire.projection import Projected, RecordError, project, replay_updates
 from shengji.server.wire.seat_view import game_view
@@ -306,7 +307,8 @@ def print_replay(
     start = record.start()
     printer = Narrator(out, lang, start, None if deal is None else deal - 1)
     names = tr(lang, "comma").join(
-        f"{printer.seat(s)}={name}" for s, name in enumerate(record.players)
+        f"{printer.seat(s)}={record_name(record.players, s, lang)}"
+        for s in range(len(record.players))
     ) or "-"
     recorded = record.result.get("deals")
     deals_word = plural(lang, "deals", recorded) if isinstance(recorded, int) else "?"

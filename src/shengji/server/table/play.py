@@ -23,6 +23,7 @@ from shengji.core.events import DealEnded, Event
 from shengji.core.match import MatchState
 from shengji.core.phases import Phase
 from shengji.core.record import GameRecord, record_result
+from shengji.core.seat_names import display_name
 from shengji.server.table.bots import HINT_BOTS, fallback_move, seeded_rng
 from shengji.server.table.client_actions import action_text, client_action
 from shengji.server.table.commands import (
@@ -257,7 +258,7 @@ def on_game_saved(s: Step, cmd: GameSaved) -> None:
     assert m is not None
     result = msgspec.convert(record_result(m), wire.MatchResult)
     winners = leaders(m)
-    names = [t.seats[i].name or t.seats[i].kind for i in winners]
+    names = [display_name(i, t.seats[i].name, t.seats[i].bot) for i in winners]
     seats = tuple(replace(x, ready=False) if x.kind == "human" else x for x in t.seats)
     s.t = evolve(
         t,

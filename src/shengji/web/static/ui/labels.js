@@ -4,28 +4,36 @@
 import { has, t } from "../i18n.js";
 import { state } from "../store.js";
 
-/** A seat's name: the player's, "Heuristic bot" (numbered when several), or "empty". */
+/** A bot spec's level in words: ``"search:300"`` → "Search" / "搜索"; a plug-in's spec as
+ * it is. The words are core/seat_names.py's ``BOT_LEVELS`` (a test compares them). */
+export function levelName(spec) {
+  const base = String(spec).split(":")[0].trim().toLowerCase();
+  return has("botname." + base) ? t("botname." + base) : spec;
+}
+
+/** THE display name of a seat (core/seat_names.py ``display_name``): the player's name; a
+ * bot as its level and seat number ("Normal (seat 2)", "普通·2号"); an empty seat by its
+ * number. */
+export function displayName(seat, name, bot) {
+  if (bot) return t("seat.bot", { level: levelName(bot), n: seat + 1 });
+  if (name) return name;
+  return t("seat.n", { n: seat + 1 });
+}
+
+/** A seat's name at this table: ``displayName`` of the room's seat, or "empty". */
 export function seatName(i) {
   const s = state.room && state.room.seats[i];
   if (!s) return t("seat.n", { n: i + 1 });
-  if (s.kind === "human") return s.name;
-  if (s.kind === "bot") {
-    // several bots of one kind: tell them apart by their seat number
-    const same = state.room.seats.filter((x) => x.kind === "bot" && x.bot === s.bot).length;
-    const name = t("seat.bot", { level: t("bot." + s.bot) });
-    return same > 1 ? `${name} ${i + 1}` : name;
-  }
-  return t("seat.empty");
+  if (s.kind === "empty") return t("seat.empty");
+  return displayName(i, s.name, s.kind === "bot" ? s.bot || s.name : null);
 }
 
-/** A seat's name in a finished match's record: a record names a bot by its kind
- * ("heuristic" reads "Heuristic bot"; ``byKind`` false: the names are already the table's);
- * names that several seats share get their seat ("Random bot #2"). */
-export function recordName(names, seat, byKind = true) {
+/** A seat's display name from the names a game record keeps (a bot is kept as its spec:
+ * "normal"), as core/seat_names.py ``record_name``. */
+export function recordName(names, seat) {
   const raw = names[seat];
-  if (!raw) return t("seat.n", { n: seat + 1 });
-  const name = byKind && has("bot." + raw) ? t("seat.bot", { level: t("bot." + raw) }) : raw;
-  return names.filter((x) => x === raw).length > 1 ? `${name} #${seat + 1}` : name;
+  const base = raw ? String(raw).split(":")[0].trim().toLowerCase() : "";
+  return raw && has("botname." + base) ? displayName(seat, null, raw) : displayName(seat, raw, null);
 }
 
 /** Whether a seat's player is away (no connection plays it): what the server's presence
@@ -40,7 +48,7 @@ export function isAway(i) {
 /** A seat's name cut short for tight spots. */
 export function seatShort(i) {
   const name = seatName(i);
-  return name.length > 8 ? name.slice(0, 7) + "…" : name;
+  return name.length > 16 ? name.slice(0, 15) + "…" : name;
 }
 
 /** Fixed partners: each seat's team as the server says (the game's, else the room's);

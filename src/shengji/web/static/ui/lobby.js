@@ -1,12 +1,13 @@
 // The lobby: the name form (first visit), the create-room form (any preset the server
 // lists, its options, stakes, bots), the open rooms and joining by code or link.
 import { useEffect, useState } from "preact/hooks";
-import { t } from "../i18n.js";
+import { lang, t } from "../i18n.js";
 import { NO_STAKES, StakesFields, stakesBody, stakesLabel } from "../stakes.js";
 import { PaceFields, paceBody } from "./pace.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
 import { LevelSequence, isShortSequence } from "./levels.js";
+import { displayName } from "./labels.js";
 
 const { state } = S;
 
@@ -49,6 +50,11 @@ function presetStakes(presets, name) {
     house: d.house != null ? String(d.house) : NO_STAKES.house,
     slam: d.slam_points != null ? String(d.slam_points) : "",
   };
+}
+
+/** A rule sheet's name without its place in the seed texts: "QQ游戏 升级, two decks". */
+function sheetName(source) {
+  return source.replace(/\s*\(seed[^)]*\)/g, "").replace(/;?\s*seed \d+[^,;)]*/g, "").trim();
 }
 
 /** The presets the server offers: ``[{name, players, playable, reason, level_sequence,
@@ -104,7 +110,7 @@ function CreateRoom() {
       </label>
       <p class="desc" data-testid="preset-desc">${t("preset_desc." + preset)}
         ${info.players ? html` <span class="muted">${t("lobby.seats", { n: info.players })}</span>` : null}
-        ${info.source ? html`<br /><span class="muted small" data-testid="preset-source">${t("lobby.follows", { sheet: info.source })}</span>` : null}
+        ${info.source && lang() === "en" ? html`<br /><span class="muted small" data-testid="preset-source">${t("lobby.follows", { sheet: sheetName(info.source) })}</span>` : null}
         ${info.playable === false && info.reason ? html`<br /><span class="error">${info.reason}</span>` : null}
         ${isShortSequence(info.level_sequence) ? html`<br /><${LevelSequence} seq=${info.level_sequence} />` : null}
       </p>
@@ -187,9 +193,11 @@ function RoomList() {
         const taken = r.seats.filter((s) => s.kind !== "empty").length;
         return html`<li key=${r.code}>
           <span class="rname">${t("preset." + r.preset)}${stakesLabel(r.stakes) ? " · " + stakesLabel(r.stakes) : ""}</span>
-          <span class="muted">${r.seats.map((s) => (s.kind === "empty" ? "·" : s.name)).join(", ")}</span>
+          <span class="muted" data-testid="room-names">${r.seats.map((s, i) => (s.kind === "empty" ? "·"
+            : displayName(i, s.name, s.kind === "bot" ? s.bot || s.name : null))).join(t("list.sep"))}</span>
           <span class=${"status " + r.status}>${t("status." + r.status)} ${taken}/${r.seats.length}</span>
-          <a class="button" href=${"#/room/" + r.code}>${t("lobby.join")}</a>
+          <a class="button" href=${"#/room/" + r.code} data-testid="room-join">${
+            taken >= r.seats.length ? t("lobby.watch") : t("lobby.join")}</a>
         </li>`;
       })}
     </ul>

@@ -4,7 +4,7 @@
 import { t } from "../i18n.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { fixedTeams, teamName } from "./labels.js";
+import { fixedTeams, seatName, teamName } from "./labels.js";
 
 const { state } = S;
 
@@ -17,12 +17,14 @@ function isOwner() {
 export function MatchOver() {
   const mo = state.matchOver;
   if (!mo || state.summary) return null;
-  const names = mo.names || [];
   const winners = mo.winners || [];
+  // the winners' display names, made as the table makes them
+  const names = state.room ? winners.map((i) => seatName(i)) : mo.names || [];
   let who = null;
-  if (fixedTeams() && mo.result && mo.result.winner != null) who = teamName(mo.result.winner);
+  let team = null;
+  if (fixedTeams() && mo.result && mo.result.winner != null) team = teamName(mo.result.winner);
   else if (names.length) who = names.join(t("list.sep"));
-  const text = who != null ? t("match.winners", { names: who })
+  const text = team != null ? t("match.winner", { team }) : who != null ? t("match.winners", { names: who })
     : winners.length === 0 && mo.result && mo.result.winner == null ? t("match.draw") : t("match.ended");
   const owner = isOwner();
   return html`<div class="overlay">
@@ -31,14 +33,15 @@ export function MatchOver() {
       ${mo.early ? html`<p data-testid="match-early">${t("match.ended_early")}</p>` : null}
       <p class="winners" data-testid="match-winner">${text}</p>
       ${names.length && fixedTeams() ? html`<p class="muted">${names.join(t("list.sep"))}</p>` : null}
+      <p class="muted small" data-testid="match-next-hint">${owner ? t("match.new_hint") : state.seat != null ? t("match.again_hint") : ""}</p>
       <p class="row">
         <a class="button" href=${"#/replay/" + mo.game} data-testid="watch-replay">${t("match.replay")}</a>
         <button data-testid="record" onClick=${() => S.downloadRecord(mo.game)}>${t("match.record")}</button>
       </p>
       <div class="row">
-        ${owner ? html`<button class="primary" data-testid="new-match"
+        ${owner ? html`<button class="primary" data-testid="new-match" title=${t("match.new_hint")}
           onClick=${() => { S.send({ t: "new_match" }); S.set({ matchOver: null }); }}>${t("match.new")}</button>` : null}
-        ${state.seat != null ? html`<button class=${owner ? "" : "primary"} data-testid="again"
+        ${!owner && state.seat != null ? html`<button class="primary" data-testid="again" title=${t("match.again_hint")}
           onClick=${() => { S.send({ t: "ready", ready: true }); S.set({ matchOver: null }); }}>${t("match.again")}</button>` : null}
         ${owner ? html`<button data-testid="close-room"
           onClick=${() => { if (confirm(t("match.close_confirm"))) S.send({ t: "close_room" }); }}>${t("match.close_room")}</button>` : null}
