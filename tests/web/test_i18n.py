@@ -52,6 +52,8 @@ def test_keys_made_from_data_are_in_the_catalogs() -> None:
     made |= {f"settings.handOrder.{v}" for v in ("server", "trumps-right", "suits")}
     made |= {f"settings.lang.{v}" for v in ("zh-CN", "en")}
     made |= {f"vote.{v}" for v in ("passed", "refused", "void")}
+    parts = ("tricks", "penalty", "kitty", "kitty_kept", "transfer_won", "transfer_lost")
+    made |= {f"summary.part.{v}" for v in parts} | {"summary.penalty_jack", "summary.penalty_ace"}
     assert sorted(made - set(en)) == []
 
 

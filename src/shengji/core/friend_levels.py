@@ -110,20 +110,34 @@ def _designated(levels: list[int], seats: Sequence[int]) -> list[int]:
     return sorted(seats, key=lambda s: -levels[s])
 
 
+def kitty_penalty_kind(
+    rs: Ruleset, deal: DealState, res: DealResult
+) -> tuple[str, int] | None:
+    """The kitty penalty a deal's end calls for: ``("jack", levels the dealer side loses)``,
+    ``("ace", 3)`` (the dealer back to J, the friend down 3), or None."""
+    if not (res.change.attackers_take_over and res.kitty_captured):
+        return None
+    if rs.jack_kitty_penalty and deal.level == _J:
+        unit = _jack_unit(deal, res.last_winning_cards)
+        return None if unit is None else ("jack", jack_penalty_total(*unit))
+    ace = rs.ace_kitty_penalty and deal.level == _A
+    if ace and any(_rank(c) == _A for c in res.last_winning_cards):
+        return ("ace", 3)
+    return None
+
+
 def kitty_penalties(
     rs: Ruleset, levels: list[int], deal: DealState, res: DealResult, attackers: Sequence[int]
 ) -> None:
     """Apply the J / A kitty penalties (seed 002 items 5, 6) to ``levels`` in place."""
-    if not (res.change.attackers_take_over and res.kitty_captured):
+    penalty = kitty_penalty_kind(rs, deal, res)
+    if penalty is None:
         return
     assert deal.dealer is not None
     dealer, friend, capturer = deal.dealer, res.friend, res.last_winner
     others = [a for a in attackers if a != capturer]
-    if rs.jack_kitty_penalty and deal.level == _J:
-        unit = _jack_unit(deal, res.last_winning_cards)
-        if unit is None:
-            return
-        total = jack_penalty_total(*unit)
+    if penalty[0] == "jack":
+        total = penalty[1]
         friend_part = total // 3 if friend is not None else 0
         carry = total - friend_part
         d = min(carry, levels[dealer])
@@ -134,9 +148,7 @@ def kitty_penalties(
             levels[friend] -= d
             carry -= d
         _drain(levels, carry, [*_designated(levels, others), capturer])
-    elif rs.ace_kitty_penalty and deal.level == _A:
-        if not any(_rank(c) == _A for c in res.last_winning_cards):
-            return
+    else:
         seq = rs.level_sequence
         jack = max((i for i, r in enumerate(seq) if r <= _J), default=0)
         levels[dealer] = min(levels[dealer], jack)

@@ -2,6 +2,7 @@
 the display facts, so that a browser computes no rule), and a finished deal's summary.
 
 >>> from shengji.core.match import MatchState, team_levels_of
+from shengji.core.point_parts import kitty_penalty, point_parts
 >>> from shengji.core.ruleset import PRESETS
 >>> g = game_view(MatchState.new(PRESETS["two-color"], seed=1, first_dealer=0), 0)
 >>> g.phase, g.trumps, g.roles, g.goal
@@ -15,6 +16,7 @@ from collections.abc import Iterable
 from shengji.core.cards import RANKS, cards_str, trump_str
 from shengji.core.display import shared_facts, table_facts
 from shengji.core.match import MatchState, team_levels_of
+from shengji.core.point_parts import kitty_penalty, point_parts
 from shengji.core.views import public_view, view_for
 from shengji.server.wire import messages as wire
 from shengji.server.wire.render import render_friend_call, render_seat_view, render_view
@@ -77,6 +79,7 @@ def deal_summary(after: MatchState) -> wire.DealSummary:
     rs = after.ruleset
     facts = table_facts(final, None)
     call = final.friend_call
+    penalty = kitty_penalty(final)
     return wire.DealSummary(
         deal_no=final.deal_no,
         dealer=final.dealer,
@@ -94,4 +97,11 @@ def deal_summary(after: MatchState) -> wire.DealSummary:
         seat_steps=list(scored.steps),
         team_levels_before=level_names(after, team_levels_of(rs, scored.levels_before)),
         team_levels_after=level_names(after, scored.team_levels_after),
+        parts=[
+            wire.PointsPartInfo(kind=p.kind, points=p.points, base=p.base, multiplier=p.multiplier)
+            for p in point_parts(final)
+        ],
+        kitty_penalty=None if penalty is None else wire.KittyPenaltyInfo(
+            kind="jack" if penalty[0] == "jack" else "ace", levels=penalty[1]
+        ),
     )

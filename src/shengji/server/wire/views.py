@@ -208,6 +208,26 @@ class PlayedGroup(msgspec.Struct, kw_only=True):
     it buried (a spectator: not played)."""
 
 
+class PointsPartInfo(msgspec.Struct, kw_only=True):
+    """One line of the summary's sum (``core.point_parts``): ``{"kind": "kitty", "points":
+    40, "base": 20, "multiplier": 2}``. The lines add up to the attackers' points."""
+
+    kind: Literal["tricks", "penalty", "kitty", "kitty_kept", "transfer_won", "transfer_lost"]
+    points: int
+    """Points to the attackers (negative: taken off them)."""
+    base: int | None = None
+    """The kitty's points, or the side's points the multiplier applies to."""
+    multiplier: int | None = None
+
+
+class KittyPenaltyInfo(msgspec.Struct, kw_only=True):
+    """找朋友: the kitty penalty the deal called for: ``jack`` (the dealer side loses
+    ``levels``) or ``ace`` (the dealer back to J, the friend down ``levels``)."""
+
+    kind: Literal["jack", "ace"]
+    levels: int
+
+
 class DealSummary(msgspec.Struct, kw_only=True):
     """v2: the deal-end summary, as the ``summary`` of the ``deal_ended`` event
     (in the same ``update`` the next deal's view replaces this deal's). Everything in it is
@@ -233,6 +253,10 @@ class DealSummary(msgspec.Struct, kw_only=True):
     the J reset included)."""
     team_levels_before: list[str]
     team_levels_after: list[str]
+    parts: list[PointsPartInfo] = []
+    """The attackers' points taken apart: tricks, failed throws, the last trick's kitty or
+    transfer; they add up to ``attacker_points`` of the ``deal_ended`` event."""
+    kitty_penalty: KittyPenaltyInfo | None = None
 
 
 def _delta_struct() -> type[msgspec.Struct]:

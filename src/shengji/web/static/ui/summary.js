@@ -1,5 +1,6 @@
-// The deal-end summary: the attackers' points, the kitty and its multiplier, the point
-// cards they won, who went up (the server's per-seat steps), the target or the friend, the
+// The deal-end summary: its own header (level, trump, dealer), the attackers' points and
+// the lines that add up to them (point cards won, failed throws, the kitty × its multiplier
+// or the last-trick transfer), the kitty's cards, the point cards they won, who went up (the server's per-seat steps), the target or the friend, the
 // levels before and after, the stake and the room's settlement. All of it is the summary
 // the server put on the deal_ended event. The next deal is not dealt while it shows: the
 // server holds it until every player pressed "next deal" (or its time is up).
@@ -10,7 +11,7 @@ import * as S from "../store.js";
 import { secondsLeft, useTicking } from "./clock.js";
 import { html } from "./html.js";
 import { stakeCounts } from "./infobar.js";
-import { callLabel, levelLabel, seatName, teamName } from "./labels.js";
+import { callLabel, levelLabel, seatName, teamName, trumpLabel } from "./labels.js";
 import { signed } from "./points.js";
 
 const { state } = S;
@@ -40,18 +41,53 @@ function changeLines(sm) {
     });
     if (sm.end.attackers_take_over) lines.push(t("summary.attackers_take_over"));
   }
+  const kp = sm.kitty_penalty;
+  if (kp) lines.push(t("summary.penalty_" + kp.kind, { n: kp.levels }));
   if (!lines.length) lines.push(t("summary.no_change"));
   return lines;
+}
+
+/** One level before → after; an unchanged level is shown once, not struck through. */
+export function LevelChange({ before, after }) {
+  if (before === after) return html`<b>${levelLabel(after)}</b> <span class="muted">${t("summary.unchanged")}</span>`;
+  return html`<s>${levelLabel(before)}</s> → <b>${levelLabel(after)}</b>`;
 }
 
 /** Levels before → after: per team (fixed partners) or per seat. */
 function LevelRows({ sm }) {
   if (sm.teams && sm.teams.length) {
-    return html`<div class="levels2">${sm.team_levels_after.map((lv, team) => html`<span>
-      ${teamName(team)}: <s>${sm.team_levels_before[team]}</s> → <b>${lv}</b></span>`)}</div>`;
+    return html`<div class="levels2" data-testid="summary-levels">${sm.team_levels_after.map((lv, team) => html`<span>
+      ${teamName(team)}: <${LevelChange} before=${sm.team_levels_before[team]} after=${lv} /></span>`)}</div>`;
   }
-  return html`<div class="levels2">${sm.seat_levels_after.map((lv, i) => html`<span>
-    ${seatName(i)}: <s>${levelLabel(sm.seat_levels_before[i])}</s> → <b>${levelLabel(lv)}</b></span>`)}</div>`;
+  return html`<div class="levels2" data-testid="summary-levels">${sm.seat_levels_after.map((lv, i) => html`<span>
+    ${seatName(i)}: <${LevelChange} before=${sm.seat_levels_before[i]} after=${lv} /></span>`)}</div>`;
+}
+
+/** One line of the sum in words: what the points are, and the product where one is. */
+function partText(p) {
+  const v = { p: p.base, m: p.multiplier };
+  return t("summary.part." + p.kind, v);
+}
+
+/** The attackers' points taken apart (the server's parts, which add up to the total). */
+export function PointsSum({ sm, total }) {
+  const parts = sm.parts || [];
+  if (!parts.length) return null;
+  return html`<ul class="pointsum" data-testid="summary-sum">
+    ${parts.map((p) => html`<li data-testid="summary-part" data-kind=${p.kind}>
+      <span>${partText(p)}</span><b class="pts">${p.kind === "tricks" || p.points === 0 ? String(p.points) : signed(p.points)}</b></li>`)}
+    <li class="total"><span>${t("summary.attacker_points")}</span><b class="pts" data-testid="summary-total">${total}</b></li>
+  </ul>`;
+}
+
+/** The deal's own header (its level, trump and dealer), since the table behind may
+ * already show the next deal's. */
+function DealHead({ sm }) {
+  return html`<p class="muted dealhead" data-testid="summary-head">${[
+    t("summary.head_level", { lv: levelLabel(sm.level) }),
+    t("summary.head_trump", { trump: sm.trump ? trumpLabel(sm.trump) : "—" }),
+    sm.dealer != null ? t("summary.head_dealer", { name: seatName(sm.dealer) }) : null,
+  ].filter(Boolean).join(" · ")}</p>`;
 }
 
 /** Whether the server holds the next deal until I press "next deal". */
@@ -80,20 +116,18 @@ export function Summary() {
   return html`<div class="overlay">
     <div class="dialog" data-testid="summary">
       <h2>${t("summary.title", { n: sm.deal_no + 1 })}</h2>
+      <${DealHead} sm=${sm} />
       <div class="bigpoints"><span>${t("summary.attacker_points")}</span>
         <b data-testid="summary-points">${sm.end.attacker_points}</b></div>
-      ${k ? html`<div class="kitty">
+      <${PointsSum} sm=${sm} total=${sm.end.attacker_points} />
+      ${k && k.cards ? html`<div class="kitty">
         <div class="k">${t("summary.kitty")}</div>
-        <div class="cards">${splitCards(k.cards).map(tiny)}</div>
-        <div class="muted" data-testid="summary-kitty">${k.multiplier
-          ? t("summary.kitty_line", { p: k.points, m: k.multiplier, g: k.attacker_gain })
-          : t("summary.kitty_kept", { p: k.points })}</div>
+        <div class="cards" data-testid="summary-kitty-cards">${splitCards(k.cards).map(tiny)}</div>
       </div>` : null}
       ${pile.length ? html`<div class="kitty"><div class="k">${t("summary.point_cards")}</div>
         <div class="cards" data-testid="summary-pile">${pile.map(tiny)}</div></div>` : null}
-      ${sm.penalty_points ? html`<p class="muted" data-testid="summary-penalty">${t("info.penalty", { p: signed(sm.penalty_points) })}</p>` : null}
       <ul class="changes" data-testid="summary-changes">${changeLines(sm).map((l) => html`<li>${l}</li>`)}</ul>
-      ${sm.target ? html`<p class="muted" data-testid="summary-target">${t("summary.target", { n: sm.target })}</p>` : null}
+      ${sm.target ? html`<p class="muted" data-testid="summary-target">${t("summary.target_made", { n: sm.target, p: sm.end.attacker_points })}</p>` : null}
       ${sm.friend_call ? html`<p class="muted">${t("friend.title")}: ${callLabel(sm.friend_call)} — ${sm.friend != null
         ? t("friend.found", { name: seatName(sm.friend) }) : t("friend.alone")}</p>` : null}
       <${LevelRows} sm=${sm} />
