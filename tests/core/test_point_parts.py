@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from shengji.core.cards import points, parse_rank
+from shengji.core.cards import parse_rank, points
 from shengji.core.point_parts import kitty_penalty, point_parts
 from shengji.core.ruleset import PRESETS
 from tests.core.dealkit import find_deal, random_deal
