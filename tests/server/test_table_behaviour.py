@@ -10,6 +10,7 @@ from dataclasses import replace
 import pytest
 
 from shengji.core.phases import Phase
+from shengji.core.seat_names import display_name
 from shengji.server.table import Table, TableOptions
 from shengji.server.table.commands import ClientSaid, Closed, Opened, SeatBot
 from shengji.server.table.options import Limits
@@ -296,7 +297,8 @@ def test_match_end_names_the_winners_and_the_owner_starts_the_next() -> None:
     assert levels is None  # the match is over
     top = [i for i, lv in enumerate(m.result.levels) if lv == max(m.result.levels)]
     assert m.winners == (top if len(top) < 4 else [])  # cut short: who leads
-    assert m.names == [sim.table.seats[i].name for i in m.winners]
+    seats = sim.table.seats
+    assert m.names == [display_name(i, seats[i].name, seats[i].bot) for i in m.winners]
     assert sim.table.status == "waiting" and not sim.table.seats[0].ready
     sim.feed(ClientSaid(1, wire.NewMatch()))
     assert sim.table.status == "playing" and sim.table.match_no == 2
@@ -333,3 +335,22 @@ def test_evolve_knows_every_field_of_a_table() -> None:
     assert set(TableChanges.__annotations__) == {f.name for f in fields(Table)}
     t = Table.empty(config("classic"))
     assert evolve(t, seq=5, closed=True) == replace(t, seq=5, closed=True)
+
+
+# ------------------------------------------------------------------------------ bot pace
+
+
+@pytest.mark.parametrize(("humans", "factor"), [(1, 0.25), (2, 1.0)])
+def test_a_fast_bot_pace_speeds_bots_only_for_one_human(humans: int, factor: float) -> None:
+    sim = table(humans=humans, pace=replace(PACE, bot_pace=0.25))
+    sim.run(until=lambda s: any(a.purpose == "move" for a in s.asks))
+    moves = [a for a in sim.asks if a.purpose == "move"]
+    assert moves and {a.delay_factor for a in moves} == {factor}
+
+
+def test_bot_pace_is_one_of_three() -> None:
+    from shengji.server.validate import OptionError
+
+    assert TableOptions.parse({"bot_pace": 2}, private=False).bot_pace == 2.0
+    with pytest.raises(OptionError, match=r"table\.bot_pace: one of 2 \(slow\), 1 \(normal\)"):
+        TableOptions.parse({"bot_pace": 0.5}, private=False)

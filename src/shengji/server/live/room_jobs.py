@@ -118,7 +118,8 @@ class Jobs:
         return bot
 
     async def ask_bot(self, a: AskBot) -> None:
-        """A bot's choice, shown no sooner than ``bot_delay_s`` after it was asked."""
+        """A bot's choice, shown no sooner than ``bot_delay_s`` (times the room's bot pace)
+        after it was asked."""
         loop = asyncio.get_running_loop()
         start = loop.time()
         bot = self._bot(a.match_no, a.seat, a.bot, a.seed)
@@ -127,7 +128,7 @@ class Jobs:
         if a.purpose == "declare":
             self.post(BotDeclared(a.seat, a.match_no, action))
             return
-        wait = self.bot_delay_s - (loop.time() - start)
+        wait = self.bot_delay_s * a.delay_factor - (loop.time() - start)
         if wait > 0:
             await asyncio.sleep(wait)
         self.post(BotMoved(a.seat, a.version, action))

@@ -199,6 +199,8 @@ class AskBot:
     seed: str
     match: MatchState
     purpose: Literal["move", "declare"] = "move"
+    delay_factor: float = 1.0
+    """The share of the server's bot delay a move waits (the room's bot pace)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,13 +9,16 @@ The room options (``POST /api/rooms`` ``"table": {...}``, docs/protocol.md "Room
 - ``long_turn_s``: the same for burying, calling a friend, bidding and naming trump.
 - ``next_deal_s``: how long the deal-end summary waits for every player's "next deal"
   (0: it does not wait; the next deal starts after the server's short pause).
+- ``bot_pace``: in a room with one human, bots' moves show after this many times the
+  server's bot delay: ``2`` slow, ``1`` normal, ``0.25`` fast (``BOT_PACES``). With more
+  humans bots keep the normal pace.
 
 Defaults (the server's settings ``SHENGJI_TURN_S``, ``SHENGJI_LONG_TURN_S``,
 ``SHENGJI_NEXT_DEAL_S``): 30 s / 60 s / 30 s; a private room has no turn timer (friends
 wait for each other).
 
 >>> TableOptions.defaults(private=False)
-TableOptions(turn_s=30.0, long_turn_s=60.0, next_deal_s=30.0)
+TableOptions(turn_s=30.0, long_turn_s=60.0, next_deal_s=30.0, bot_pace=1.0)
 >>> TableOptions.defaults(private=True).turn_s
 0.0
 >>> TableOptions.parse({"turn_s": 2}, private=False)
@@ -35,6 +38,9 @@ from shengji.server.table.validate import OptionError
 BOUNDS = (5.0, 600.0)
 """A timer that is on runs at least 5 s and at most 10 minutes."""
 
+BOT_PACES = {"slow": 2.0, "normal": 1.0, "fast": 0.25}
+"""The bot speeds a room with one human may choose, as ``bot_pace`` factors."""
+
 
 @dataclass(frozen=True, slots=True)
 class TableOptions:
@@ -43,6 +49,7 @@ class TableOptions:
     turn_s: float = 30.0
     long_turn_s: float = 60.0
     next_deal_s: float = 30.0
+    bot_pace: float = 1.0
 
     @classmethod
     def defaults(cls, private: bool, base: TableOptions | None = None) -> TableOptions:
@@ -75,7 +82,11 @@ class TableOptions:
             if isinstance(value, bool) or not isinstance(value, int | float):
                 raise OptionError(f"table.{name}", f"a number of seconds, not {value!r}")
             v = float(value)
-            if v != 0 and not BOUNDS[0] <= v <= BOUNDS[1]:
+            if name == "bot_pace":
+                if v not in BOT_PACES.values():
+                    paces = ", ".join(f"{f:g} ({n})" for n, f in BOT_PACES.items())
+                    raise OptionError(f"table.{name}", f"one of {paces}, not {value!r}")
+            elif v != 0 and not BOUNDS[0] <= v <= BOUNDS[1]:
                 raise OptionError(
                     f"table.{name}",
                     f"0 (off) or {BOUNDS[0]:g}..{BOUNDS[1]:g} seconds, not {value!r}",
@@ -97,6 +108,11 @@ class TableOptions:
     def to_dict(self) -> dict[str, float]:
         """As JSON (stored state, ``RoomInfo.options``)."""
         return asdict(self)
+
+    def bot_delay_factor(self, humans: int) -> float:
+        """How much of the server's bot delay a bot's move waits: ``bot_pace`` when one human
+        plays with bots, else 1."""
+        return self.bot_pace if humans == 1 else 1.0
 
     def turn_limit(self, long: bool) -> float:
         """Seconds for a turn (``long``: burying, calling, bidding, naming); 0: no timer."""

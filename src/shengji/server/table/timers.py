@@ -111,7 +111,9 @@ def ask_bot(s: Step, seat: int) -> None:
         return
     s.t = evolve(t, bot_ask=ask)
     name = t.bot_name(seat)
-    s.emit(AskBot(seat, t.version, t.match_no, name, f"{t.match_seed()}/{seat}", t.match))
+    pace = t.config.options.bot_delay_factor(len(t.humans()))
+    seed = f"{t.match_seed()}/{seat}"
+    s.emit(AskBot(seat, t.version, t.match_no, name, seed, t.match, delay_factor=pace))
 
 
 def announce(s: Step, clock: Clock | None, hold: Hold | None) -> None:

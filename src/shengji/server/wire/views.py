@@ -106,7 +106,8 @@ class RoomInfo(msgspec.Struct, kw_only=True):
     """v2: the id of the player who created the room and alone may add, remove and unseat
     (null: a room from before owners, open to everyone)."""
     options: dict[str, float] = msgspec.field(default_factory=dict)
-    """v2: the room's pace: ``{"turn_s", "long_turn_s", "next_deal_s"}`` (0: off)."""
+    """v2: the room's pace: ``{"turn_s", "long_turn_s", "next_deal_s"}`` (0: off) and
+    ``bot_pace`` (bots' delay factor with one human: 2 slow, 1 normal, 0.25 fast)."""
 
 
 class GameView(msgspec.Struct, kw_only=True):
