@@ -12,15 +12,20 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from shengji import __version__
 
 SERVE = [sys.executable, "-m", "shengji", "serve", "--host", "127.0.0.1", "--port", "0"]
 
 
-def test_json_logs_are_one_object_per_line(tmp_path: Path) -> None:
+@pytest.mark.parametrize("access_log", [True, False])
+def test_json_logs_are_one_object_per_line(tmp_path: Path, access_log: bool) -> None:
+    """Each HTTP request is a line only with ``--access-log`` (off by default)."""
+    flags = ["--access-log"] if access_log else []
     proc = subprocess.Popen(
-        [*SERVE, "--data-dir", str(tmp_path), "--log-format", "json", "--log-level", "info"],
+        [*SERVE, "--data-dir", str(tmp_path), "--log-format", "json", "--log-level", "info",
+         *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -46,6 +51,9 @@ def test_json_logs_are_one_object_per_line(tmp_path: Path) -> None:
     records = [json.loads(line) for line in out.splitlines()]  # every line parses
     assert all({"ts", "level", "logger", "msg"} <= r.keys() for r in records)
     access = [r for r in records if r["logger"] == "uvicorn.access"]
+    if not access_log:
+        assert access == []
+        return
     assert {(r["method"], r["path"], r["status"]) for r in access} >= {
         ("GET", "/healthz", 200),
         ("GET", "/api/nothing-here", 404),

@@ -54,6 +54,10 @@ def test_keys_made_from_data_are_in_the_catalogs() -> None:
     made |= {f"vote.{v}" for v in ("passed", "refused", "void")}
     parts = ("tricks", "penalty", "kitty", "kitty_kept", "transfer_won", "transfer_lost")
     made |= {f"summary.part.{v}" for v in parts} | {"summary.penalty_jack", "summary.penalty_ace"}
+    chat = (STATIC / "ui" / "chat.js").read_text("utf-8")
+    phrases = re.search(r"PHRASES = \[([^\]]*)\]", chat)
+    assert phrases is not None
+    made |= {f"quick.{k}" for k in re.findall(r'"(\w+)"', phrases.group(1))}
     assert sorted(made - set(en)) == []
 
 
@@ -74,7 +78,9 @@ def test_no_word_is_said_twice() -> None:
             assert not re.search(r"\b([A-Za-z]{2,}) \1\b", text), (lang, key, text)
 
 
-ZH_LATIN_ALLOWED = frozenset({"English", "QQ", "Enter", "Esc", "shengji", "serve", "host"})
+ZH_LATIN_ALLOWED = frozenset(
+    {"English", "QQ", "Enter", "Esc", "venv", "bin", "shengji", "serve", "host"}
+)
 """Latin words a Chinese text may hold: a language's own name, a brand, key names and a
 command to type. Card names (J, Q, K, A) are single letters and always allowed."""
 

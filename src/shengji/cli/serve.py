@@ -70,6 +70,12 @@ def add_serve(
         "--log-format",
         help="text (default) or json: one JSON object per line on stdout for every record",
     )
+    p.add_argument(
+        "--access-log",
+        action="store_const",
+        const=True,
+        help="log every HTTP request (default off; SHENGJI_ACCESS_LOG=1)",
+    )
     return p
 
 
@@ -109,6 +115,7 @@ def serve(args: argparse.Namespace, err: TextIO | None = None) -> int:
         "seat_grace_s",
         "log_level",
         "log_format",
+        "access_log",
     )
     overrides: dict[str, Any] = {
         k: getattr(args, k) for k in keys if getattr(args, k, None) is not None
@@ -166,6 +173,7 @@ async def _serve(
             app,
             lifespan="off",  # run here, so that a failure is ours to explain in one line
             log_level=settings.log_level,
+            access_log=settings.access_log,  # off by default: no line per HTTP request
             ws_max_size=max(65536, settings.max_message_bytes * 4),
             ws_per_message_deflate=settings.ws_compression,
             ws=WebSocketProtocol,  # websockets-sansio, reading paused only when needed

@@ -149,6 +149,8 @@ class Settings(BaseSettings):
     """``debug`` also shows the traceback of a start-up error."""
     log_format: Literal["text", "json"] = "text"
     """``json``: one JSON object per line on stdout for every record (server/http/jsonlog.py)."""
+    access_log: bool = False
+    """One log line per HTTP request (``shengji serve --access-log``); off by default."""
 
     # Limits against hostile guests (docs/protocol.md, "Limits"; server/http/quotas.py).
     max_body_bytes: int = Field(default=65536, ge=1024)

@@ -37,9 +37,9 @@ export async function loadRooms() {
   set({ rooms: await getJSON("/api/rooms") });
 }
 
-export async function createRoom(body) {
+export async function createRoom(body, start = false) {
   const room = await postJSON("/api/rooms", body);
-  set({ autoSit: true });
+  set({ autoSit: true, autoStart: start });
   return room.code;
 }
 
@@ -280,8 +280,9 @@ function onSnapshot(msg) {
   if (state.autoSit && state.seat == null && msg.room.status === "waiting") {
     const free = msg.room.seats.find((s) => s.kind === "empty");
     if (free) send({ t: "sit", seat: free.seat });
+    if (free && state.autoStart) send({ t: "ready", ready: true });
   }
-  set({ autoSit: false });
+  set({ autoSit: false, autoStart: false });
 }
 
 function onRoom(room) {

@@ -37,6 +37,7 @@ export const state = {
   matchOver: null,
   showLast: false,
   autoSit: false,
+  autoStart: false, // "Play now": ready as soon as I sit, so the cards are dealt at once
   suggestion: null, // a hinted friend call or bid ("call 1 SA", "bid 120") for the pickers
   lastHint: undefined, // the last hint's action (null: none)
   review: null, // the replay viewer draws the table: the update shown (room, seat, game are a replay's)

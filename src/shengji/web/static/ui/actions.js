@@ -84,5 +84,7 @@ export function ActionBar() {
       <${AutoButton} />
     </div>
     <div class="reason" data-testid="reason">${reason}</div>
+    ${turn && (phase === "declaring" || phase === "rebury") && g.deal_no === 0 ? html`<p class="muted small declarehint"
+      data-testid="declare-hint">${t(phase === "rebury" ? "hint.rebury_window" : "hint.declare_window")}</p>` : null}
   </div>`;
 }

@@ -19,6 +19,14 @@ export function stakeCounts(room) {
   return !!st && st.kind !== "plain" && !!st.overturn_doubling;
 }
 
+/** "Us: 2" / "我方打2": whose level it is, then the level, never two bare numbers side by
+ * side ("Team 2 2"). */
+function levelChip(who, lv) {
+  const [before, after] = t("info.team_level", { team: "\u0000", lv: "\u0001" }).split("\u0000");
+  const [mid, end] = after.split("\u0001");
+  return html`${before}${who}${mid}<b>${levelLabel(lv)}</b>${end}`;
+}
+
 export function InfoBar() {
   const g = state.game;
   const room = state.room;
@@ -37,12 +45,13 @@ export function InfoBar() {
     </div>
     ${isShortSequence(seq) ? html`<div class="info"><${LevelSequence} seq=${seq} current=${g && g.level} /></div>` : null}
     <div class="info levels" data-testid="levels">
-      ${!fixedTeams() && me != null && seatLevel(me) != null ? html`<span class="lv">${t("team.me")} <b>${levelLabel(seatLevel(me))}</b></span>` : null}
-      ${!fixedTeams() && g && g.dealer != null && g.dealer !== me ? html`<span class="lv def">${seatShort(g.dealer)}
-        <b>${levelLabel(seatLevel(g.dealer))}</b><small>${t("badge.dealer")}</small></span>` : null}
+      <span class="k">${t("info.levels")}</span>
+      ${!fixedTeams() && me != null && seatLevel(me) != null ? html`<span class="lv">${levelChip(t("team.me"), seatLevel(me))}</span>` : null}
+      ${!fixedTeams() && g && g.dealer != null && g.dealer !== me ? html`<span class="lv def">${levelChip(seatShort(g.dealer), seatLevel(g.dealer))}
+        <small>${t("badge.dealer")}</small></span>` : null}
       ${!fixedTeams() ? null : levels.map((lv, team) => html`<span class=${"lv" + (team === dealerTeam ? " def" : "")}>
-        ${me != null && tm[me] === team ? t("team.us") : t("team.n", { n: team + 1 })}
-        <b>${lv}</b>${team === dealerTeam ? html`<small>${t("badge.dealer")}</small>` : null}</span>`)}
+        ${levelChip(me != null && tm[me] === team ? t("team.us") : t("team.n", { n: team + 1 }), lv)}
+        ${team === dealerTeam ? html`<small>${t("badge.dealer")}</small>` : null}</span>`)}
     </div>
     ${g && g.friend_call ? html`<div class="info friendcall" data-testid="friend-call">
       <span class="k">${t("friend.title")}</span>

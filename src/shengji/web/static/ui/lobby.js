@@ -11,16 +11,76 @@ import { displayName } from "./labels.js";
 
 const { state } = S;
 
+const LEVELS = ["beginner", "normal", "expert"];
+const SPEEDS = { slow: 2, normal: 1, fast: 0.25 };
+
+/** "Play now": a public classic room, three bots of the chosen level, the chosen bot speed,
+ * dealt at once (a public room's turn clock: silence in the declare window is a pass). */
+export async function playNow(level, speed) {
+  const body = {
+    preset: "classic", private: false, options: {},
+    table: { bot_pace: SPEEDS[speed] || 1 }, bots: { 1: level, 2: level, 3: level },
+  };
+  const code = await S.createRoom(body, true);
+  location.hash = `#/room/${code}`;
+}
+
+/** The level and speed pickers of "Play now", and its button. */
+function PlayNowFields({ onPlay }) {
+  const [level, setLevel] = useState(localStorage.getItem("shengji.botLevel") || "normal");
+  const [speed, setSpeed] = useState(localStorage.getItem("shengji.botSpeed") || "normal");
+  const go = (e) => {
+    e.preventDefault();
+    localStorage.setItem("shengji.botLevel", level);
+    localStorage.setItem("shengji.botSpeed", speed);
+    onPlay(level, speed);
+  };
+  return html`<div class="playnow">
+    <label>${t("playnow.level")}
+      <select data-testid="playnow-level" value=${level} onChange=${(e) => setLevel(e.target.value)}>
+        ${LEVELS.map((b) => html`<option value=${b}>${t("botname." + b)}</option>`)}
+      </select></label>
+    <label>${t("playnow.speed")}
+      <select data-testid="playnow-speed" value=${speed} onChange=${(e) => setSpeed(e.target.value)}>
+        ${Object.keys(SPEEDS).map((x) => html`<option value=${x}>${t("speed." + x)}</option>`)}
+      </select></label>
+    <button class="primary big" type="button" data-testid="play-now" onClick=${go}>${t("playnow.button")}</button>
+  </div>`;
+}
+
+/** The lobby's "Play now" panel. */
+function PlayNow() {
+  const [err, setErr] = useState(null);
+  const play = (level, speed) => playNow(level, speed).catch((x) => setErr(x.message));
+  return html`<section class="panel playnowpanel">
+    <h2>${t("playnow.title")}</h2>
+    <p class="muted">${t("playnow.text")}</p>
+    <${PlayNowFields} onPlay=${play} />
+    ${err ? html`<p class="error">${err}</p>` : null}
+  </section>`;
+}
+
 export function NameForm() {
   const [name, setName] = useState(localStorage.getItem("shengji.lastName") || "");
   const [err, setErr] = useState(null);
+  const enter = async () => {
+    const n = name.trim();
+    if (!n) return false;
+    localStorage.setItem("shengji.lastName", n);
+    await S.register(n);
+    return true;
+  };
   const submit = async (e) => {
     e.preventDefault();
-    const n = name.trim();
-    if (!n) return;
     try {
-      localStorage.setItem("shengji.lastName", n);
-      await S.register(n);
+      await enter();
+    } catch (x) {
+      setErr(x.message);
+    }
+  };
+  const play = async (level, speed) => {
+    try {
+      if (await enter()) await playNow(level, speed);
     } catch (x) {
       setErr(x.message);
     }
@@ -31,8 +91,11 @@ export function NameForm() {
     <form onSubmit=${submit} class="row">
       <input data-testid="name" maxlength="32" placeholder=${t("lobby.name_placeholder")}
         value=${name} onInput=${(e) => setName(e.target.value)} autofocus />
-      <button class="primary" type="submit" data-testid="name-ok">${t("lobby.enter")}</button>
+      <button type="submit" data-testid="name-ok">${t("lobby.enter")}</button>
     </form>
+    <h2>${t("playnow.title")}</h2>
+    <p class="muted">${t("playnow.text")}</p>
+    <${PlayNowFields} onPlay=${play} />
     ${err ? html`<p class="error">${err}</p>` : null}
   </section>`;
 }
@@ -214,6 +277,7 @@ export function Lobby() {
     S.loadMeta().catch(() => {});
   }, []);
   return html`<main class="lobby">
+    <${PlayNow} />
     <${CreateRoom} />
     <${RoomList} />
     <section class="panel about">

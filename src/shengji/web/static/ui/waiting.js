@@ -50,7 +50,7 @@ export function WaitingRoom() {
           onClick=${() => S.send({ t: "ready", ready: !mine.ready })}>
           ${mine.ready ? t("room.not_ready") : t("room.ready")}</button>` : null}
       </div>
-      ${onLoopback() && state.meta && state.meta.local_only ? html`<p class="muted small" data-testid="local-only">${t("room.local_only")}</p>` : null}
+      ${isOwner() && onLoopback() && state.meta && state.meta.local_only ? html`<p class="muted small" data-testid="local-only">${t("room.local_only")}</p>` : null}
       <p class="muted small">${empty ? tn("room.need_seats", empty) : t("room.need_ready")}
         ${empty && !isOwner() ? " " + t("room.owner_only") : ""}</p>
     </div>
