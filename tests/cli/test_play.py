@@ -69,3 +69,15 @@ def test_quit_and_bad_arguments() -> None:
     assert play_command(args(preset="nope"), io.StringIO(), out, err) == 2
     assert play_command(args(seat=7), io.StringIO(), out, err) == 2
     assert "--seat" in err.getvalue()
+
+
+def test_the_bots_default_to_normal_and_are_named_by_seat() -> None:
+    from shengji.cli.main import build_parser
+
+    parsed = build_parser().parse_args(["play"])
+    assert parsed.bots == "normal"
+    screen = io.StringIO()
+    inp = io.StringIO("quit\n")
+    play_command(args(bots="normal", lang="zh"), inp, screen, io.StringIO())
+    intro = screen.getvalue().splitlines()[0]
+    assert "普通·2号，普通·3号，普通·4号" in intro, intro

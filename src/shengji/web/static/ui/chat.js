@@ -9,7 +9,7 @@ const { state } = S;
 /** Quick-chat phrases (快捷语): sent as ``[qc:KEY]`` so each reader sees them in their own
  * language; the server treats them as chat lines (same length rules, same rate limit). */
 export const PHRASES = ["hello", "hurry", "nice", "sorry", "teamwork", "again", "bye"];
-export const EMOJI = ["👍", "😄", "😅", "😭", "🎉", "🤝"];
+export const EMOJI = ["😄", "😂", "😅", "😭", "😡", "❤"];
 
 /** A chat line in words: a quick phrase in my language, anything else as it was typed. */
 export function lineText(text) {

@@ -93,7 +93,7 @@ export function NameForm() {
         value=${name} onInput=${(e) => setName(e.target.value)} autofocus />
       <button type="submit" data-testid="name-ok">${t("lobby.enter")}</button>
     </form>
-    <h2>${t("playnow.title")}</h2>
+    <h2 class="playnow-h">${t("playnow.title")}</h2>
     <p class="muted">${t("playnow.text")}</p>
     <${PlayNowFields} onPlay=${play} />
     ${err ? html`<p class="error">${err}</p>` : null}

@@ -4,7 +4,7 @@
 import { t } from "../i18n.js";
 import * as S from "../store.js";
 import { html } from "./html.js";
-import { fixedTeams, seatName, teamName } from "./labels.js";
+import { fixedTeams, seatName, teamName, teams } from "./labels.js";
 
 const { state } = S;
 
@@ -22,7 +22,10 @@ export function MatchOver() {
   const names = state.room ? winners.map((i) => seatName(i)) : mo.names || [];
   let who = null;
   let team = null;
+  const tm = teams();
+  const sides = new Set(winners.map((i) => tm[i]));
   if (fixedTeams() && mo.result && mo.result.winner != null) team = teamName(mo.result.winner);
+  else if (fixedTeams() && winners.length && sides.size === 1) team = teamName(tm[winners[0]]);
   else if (names.length) who = names.join(t("list.sep"));
   const text = team != null ? t("match.winner", { team }) : who != null ? t("match.winners", { names: who })
     : winners.length === 0 && mo.result && mo.result.winner == null ? t("match.draw") : t("match.ended");
@@ -32,7 +35,7 @@ export function MatchOver() {
       <h2>${t("match.over")}</h2>
       ${mo.early ? html`<p data-testid="match-early">${t("match.ended_early")}</p>` : null}
       <p class="winners" data-testid="match-winner">${text}</p>
-      ${names.length && fixedTeams() ? html`<p class="muted">${names.join(t("list.sep"))}</p>` : null}
+      ${names.length && team != null ? html`<p class="muted">${names.join(t("list.sep"))}</p>` : null}
       <p class="muted small" data-testid="match-next-hint">${owner ? t("match.new_hint") : state.seat != null ? t("match.again_hint") : ""}</p>
       <p class="row">
         <a class="button" href=${"#/replay/" + mo.game} data-testid="watch-replay">${t("match.replay")}</a>

@@ -63,6 +63,11 @@ function LevelRows({ sm }) {
     ${seatName(i)}: <${LevelChange} before=${sm.seat_levels_before[i]} after=${lv} /></span>`)}</div>`;
 }
 
+/** A total as the lines show numbers: "−275" with a minus sign, never a hyphen. */
+function total(n) {
+  return n < 0 ? "−" + -n : String(n);
+}
+
 /** One line of the sum in words: what the points are, and the product where one is. */
 function partText(p) {
   const v = { p: p.base, m: p.multiplier };
@@ -70,13 +75,13 @@ function partText(p) {
 }
 
 /** The attackers' points taken apart (the server's parts, which add up to the total). */
-export function PointsSum({ sm, total }) {
+export function PointsSum({ sm, total: sum }) {
   const parts = sm.parts || [];
   if (!parts.length) return null;
   return html`<ul class="pointsum" data-testid="summary-sum">
     ${parts.map((p) => html`<li data-testid="summary-part" data-kind=${p.kind}>
       <span>${partText(p)}</span><b class="pts">${p.kind === "tricks" || p.points === 0 ? String(p.points) : signed(p.points)}</b></li>`)}
-    <li class="total"><span>${t("summary.attacker_points")}</span><b class="pts" data-testid="summary-total">${total}</b></li>
+    <li class="total"><span>${t("summary.attacker_points")}</span><b class="pts" data-testid="summary-total">${total(sum)}</b></li>
   </ul>`;
 }
 
@@ -118,7 +123,7 @@ export function Summary() {
       <h2>${t("summary.title", { n: sm.deal_no + 1 })}</h2>
       <${DealHead} sm=${sm} />
       <div class="bigpoints"><span>${t("summary.attacker_points")}</span>
-        <b data-testid="summary-points">${sm.end.attacker_points}</b></div>
+        <b data-testid="summary-points">${total(sm.end.attacker_points)}</b></div>
       <${PointsSum} sm=${sm} total=${sm.end.attacker_points} />
       ${k && k.cards ? html`<div class="kitty">
         <div class="k">${t("summary.kitty")}</div>
