@@ -35,7 +35,7 @@ def test_pages_load_under_the_policy_and_only_the_owner_sees_bot_controls(
     expect(b.get_by_test_id("add-bot-1")).to_have_count(0)
     expect(b.get_by_test_id("fill-bots-btn")).to_have_count(0)
     a.get_by_test_id("add-bot-1").click()
-    expect(b.get_by_test_id("seat-1")).to_contain_text("bot")
+    expect(b.get_by_test_id("seat-1")).to_contain_text("(seat 2)")
     expect(b.get_by_test_id("remove-bot-1")).to_have_count(0)
     expect(a.get_by_test_id("remove-bot-1")).to_be_visible()
     b.get_by_test_id("sit-2").click()

@@ -449,7 +449,8 @@ def test_a_four_deck_hand_fits_a_phone_and_the_top_plate_stays_on_the_felt(
     assert box["page"] <= PHONE["width"], box
     # the bots' plates keep their numbers when their names are cut short
     for seat in (1, 2, 3):
-        expect(page.get_by_test_id(f"seat-{seat}").locator(".snum")).to_have_text(f" {seat + 1}")
+        snum = page.get_by_test_id(f"seat-{seat}").locator(".snum")
+        expect(snum).to_have_text(f" (seat {seat + 1})")
     page.screenshot(path=artifacts / "four-deck-390x844.png")
     # the seat across the table, with a declaration of four cards under its plate
     page.evaluate("""() => { const s = window.__shengji;

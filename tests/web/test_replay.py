@@ -110,7 +110,7 @@ def test_the_replay_is_the_table_fed_each_update_it_sent(
     row = page.get_by_test_id("my-games").get_by_test_id(f"game-{gid}")  # among my matches
     expect(row).to_contain_text("Classic")
     expect(row).to_contain_text("1 deal")
-    expect(row).to_contain_text("Ann, Random bot #2, Random bot #3, Random bot #4")
+    expect(row).to_contain_text("Ann, Random (seat 2), Random (seat 3), Random (seat 4)")
     entry = httpx.get(f"{site}/api/players/{ann['id']}/games").json()["games"][0]
     expect(row).to_contain_text("won by" if entry["winners"] else "no winner")
     page.screenshot(path=artifacts / "history-1280x800.png")
@@ -208,7 +208,7 @@ def test_the_replay_on_a_phone_in_chinese(browser: Browser, site: str, artifacts
     page.goto(f"{site}/#/history")
     row = page.get_by_test_id("my-games").get_by_test_id(f"game-{gid}")
     expect(row).to_contain_text("经典")
-    expect(row).to_contain_text("随机机器人 #2")
+    expect(row).to_contain_text("随机·2号")
     page.screenshot(path=artifacts / "history-390x844.png")
     # a game that does not exist (or another's private one) says so
     page.goto(f"{site}/#/replay/{gid + 40}")

@@ -33,7 +33,7 @@ def test_a_whole_deal_against_three_bots(browser: Browser, site: str, artifacts:
     for seat in (1, 2, 3):
         page.get_by_test_id(f"add-bot-{seat}").click()
         expect(page.get_by_test_id(f"remove-bot-{seat}")).to_be_visible()
-    expect(page.get_by_test_id("seat-1")).to_contain_text("Random bot")
+    expect(page.get_by_test_id("seat-1")).to_contain_text("Random (seat 2)")
     expect(page.get_by_test_id("seat-2")).to_contain_text("Heuristic (seat")
     page.screenshot(path=artifacts / "room-1280x800.png")
     page.get_by_test_id("ready").click()
@@ -72,7 +72,7 @@ def test_a_whole_deal_against_three_bots(browser: Browser, site: str, artifacts:
     page.screenshot(path=artifacts / "summary-1280x800.png")
     page.get_by_test_id("next-deal").click()
     expect(page.get_by_test_id("match-over")).to_be_visible()  # max one deal
-    expect(page.get_by_test_id("again")).to_be_visible()
+    expect(page.get_by_test_id("new-match")).to_be_visible()
     assert errors == []
     ctx.close()
 

@@ -42,13 +42,16 @@ const narrow = window.matchMedia("(max-width: 760px)");
 
 /** Where seat ``i`` sits around the felt (the viewer at the bottom): its spot, and where
  * its trick cards go as offsets from the centre (``dx``, ``dy`` in percent, ``drop``). */
-/** A plate's name; a numbered one ("Heuristic bot 3") keeps its number when the plate is
- * too narrow for the whole name ("Heuri… 3"): the number is what tells the bots apart. */
-function Name({ text }) {
-  const m = /^(.*\S)( \d+)$/.exec(text);
-  if (!m) return html`<span class="sname" title=${text}>${text}</span>`;
-  return html`<span class="sname numbered" title=${text}><span class="sbase">${m[1]}</span><span
-    class="snum">${m[2]}</span></span>`;
+/** A plate's name; a bot's ("Heuristic (seat 3)") keeps its seat when the plate is too
+ * narrow for the whole name ("Heuri… (seat 3)"): the seat is what tells the bots apart. */
+function Name({ text, seat }) {
+  // a bot's name ends in its seat ("Heuristic (seat 3)", "智能·3号"): that part stays whole
+  const tail = seat == null ? "" : t("seat.bot", { level: "", n: seat + 1 });
+  if (!tail || !text.endsWith(tail) || text.length === tail.length) {
+    return html`<span class="sname" title=${text}>${text}</span>`;
+  }
+  return html`<span class="sname numbered" title=${text}><span class="sbase">${text.slice(0, -tail.length)}</span><span
+    class="snum">${tail}</span></span>`;
 }
 
 export function seatPos(i, n) {
@@ -91,7 +94,7 @@ export function SeatPlate({ i, n }) {
   const bid = lastBid(i);
   return html`<div class=${cls} style=${style} data-testid=${"seat-" + i}>
     <div class="plate">
-      <${Name} text=${s.kind === "empty" ? t("seat.empty") : seatName(i)} />
+      <${Name} text=${s.kind === "empty" ? t("seat.empty") : seatName(i)} seat=${s.kind === "bot" ? i : null} />
       ${dealer ? html`<span class="badge dealer" title=${t("badge.dealer_title")}>${t("badge.dealer")}</span>` : null}
       ${toDeal ? html`<span class="badge dealer tentative" data-testid=${"to-deal-" + i}
         title=${t(room.ruleset.first_deal_overturn_takes_dealer
