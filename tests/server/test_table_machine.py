@@ -27,7 +27,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from shengji.core.actions import Pass
 from shengji.core.cards import parse_cards
-from shengji.core.state import DealState, Phase
+from shengji.core.phases import Phase
+from shengji.core.state import DealState
 from shengji.core.views import view_for
 from shengji.server.table import Table, TableOptions, next_step, restored
 from shengji.server.table.commands import ClientSaid, Closed, Command, Opened, SeatBot, Tick

@@ -19,7 +19,7 @@ from shengji.core.cards import cards_str
 from shengji.core.events import DealEnded, KittyRevealed
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
-from shengji.server.table_view import deal_summary, finished_deal
+from shengji.server.wire.seat_view import deal_summary, finished_deal
 
 PLAYABLE = sorted(name for name, rs in PRESETS.items() if 3 <= rs.players <= 6)
 
