@@ -16,6 +16,7 @@ from shengji.server.table.commands import ClientSaid, Closed, Opened, SeatBot
 from shengji.server.table.options import Limits
 from shengji.server.table.render import UpdateEntry
 from shengji.server.table.timers import LONG_PHASES, PASS_ON_TIMEOUT
+from shengji.server.table.validate import OptionError
 from shengji.server.wire import messages as wire
 from tests.server.table_sim import Sim, config
 
@@ -159,8 +160,6 @@ def test_a_private_room_has_no_turn_clock_by_default() -> None:
 
 
 def test_room_options_are_checked_with_the_field_named() -> None:
-    from shengji.server.table.validate import OptionError
-
     assert TableOptions.parse({"turn_s": 0, "next_deal_s": 10}, private=False).turn_s == 0
     for bad, field in (({"turn_s": 3}, "table.turn_s"), ({"x": 1}, "table.x")):
         with pytest.raises(OptionError) as e:
@@ -349,8 +348,6 @@ def test_a_fast_bot_pace_speeds_bots_only_for_one_human(humans: int, factor: flo
 
 
 def test_bot_pace_is_one_of_three() -> None:
-    from shengji.server.validate import OptionError
-
     assert TableOptions.parse({"bot_pace": 2}, private=False).bot_pace == 2.0
     with pytest.raises(OptionError, match=r"table\.bot_pace: one of 2 \(slow\), 1 \(normal\)"):
         TableOptions.parse({"bot_pace": 0.5}, private=False)

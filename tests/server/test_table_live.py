@@ -17,11 +17,15 @@ def test_room_options_are_set_at_creation_and_checked(tmp_path: Path) -> None:
         ann = new_player(base, "ann")
         auth = {"Authorization": f"Bearer {ann['token']}"}
         public = new_room(base, ann["token"])
-        assert public["options"] == {"turn_s": 30.0, "long_turn_s": 0.0, "next_deal_s": 30.0}
+        assert public["options"] == {
+            "turn_s": 30.0, "long_turn_s": 0.0, "next_deal_s": 30.0, "bot_pace": 1.0
+        }
         private = new_room(base, ann["token"], private=True)
         assert private["options"]["turn_s"] == 0.0  # friends wait for each other
         chosen = new_room(base, ann["token"], table={"turn_s": 15, "long_turn_s": 40})
-        assert chosen["options"] == {"turn_s": 15.0, "long_turn_s": 40.0, "next_deal_s": 30.0}
+        assert chosen["options"] == {
+            "turn_s": 15.0, "long_turn_s": 40.0, "next_deal_s": 30.0, "bot_pace": 1.0
+        }
         bad = httpx.post(f"{base}/api/rooms", json={"table": {"turn_s": 1}}, headers=auth)
         assert bad.status_code == 400 and bad.json()["field"] == "table.turn_s"
         assert "5..600" in bad.json()["detail"]
