@@ -190,9 +190,9 @@ def test_the_match_end_names_the_winners_and_the_owner_starts_the_next(
         expect(over).to_be_visible()
         mo = page.evaluate("() => window.__shengji.matchOver")
         winner = page.get_by_test_id("match-winner")
-        if mo["names"]:
+        if mo["names"]:  # the winning team, then its players by name
             for name in mo["names"]:
-                expect(winner).to_contain_text(name)
+                expect(over).to_contain_text(name)
         else:
             expect(winner).to_contain_text("level")  # cut short, all level: a draw
         expect(page.get_by_test_id("new-match")).to_be_visible()  # the owner's
