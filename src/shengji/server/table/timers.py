@@ -95,10 +95,8 @@ def advance(s: Step) -> None:
     elif c.deadline <= s.now:
         s.note("debug", f"seat {actor} ran out of time")
         s.t = evolve(t, clock=None)
-        silent = Pass(actor)
-        if m.deal.phase in PASS_ON_TIMEOUT and m.deal.is_legal(silent):
-            apply(s, silent, None)  # silence in a window is a pass, not 托管
-            return
+        if m.deal.phase in PASS_ON_TIMEOUT and apply(s, Pass(actor), None) is not None:
+            return  # silence in a window is a pass, not 托管 (a refused pass: 托管 below)
         set_auto(s, actor, True)
         ask_bot(s, actor)
 
