@@ -19,7 +19,7 @@ from shengji.core.cards import cards_str
 from shengji.core.events import DealEnded, KittyRevealed
 from shengji.core.match import MatchState
 from shengji.core.ruleset import PRESETS
-from shengji.server.wire.seat_view import deal_summary, finished_deal
+from shengji.server.wire.seat_view import deal_summary
 
 PLAYABLE = sorted(name for name, rs in PRESETS.items() if 3 <= rs.players <= 6)
 
@@ -62,7 +62,7 @@ def seeded_summary(preset: str, seed: int) -> dict[str, Any]:
         new, events = m.apply(action)
         end = next((e for e in events if isinstance(e, DealEnded)), None)
         if end is not None:
-            sm = msgspec.to_builtins(deal_summary(finished_deal(m, action, new), new))
+            sm = msgspec.to_builtins(deal_summary(new))
             kitty = next(e for e in events if isinstance(e, KittyRevealed))
             sm["end"] = {
                 "attacker_points": end.attacker_points, "stake": end.stake,
