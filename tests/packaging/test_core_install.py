@@ -94,7 +94,7 @@ def test_the_core_requires_no_server_package_and_the_wheel_carries_the_license(
             for r in core_requirements(wheel)}
     # the server stack only with the server extra; mypy_extensions is a few decorators
     # (``mypyc_attr``) that say how the opt-in compiled build compiles a class
-    assert core <= {"rich", "mypy-extensions"}, core
+    assert core <= {"rich", "mypy-extensions", "msgspec"}, core
     assert "License-Expression: MIT" in meta
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert f"Version: {__version__}" in meta
@@ -121,6 +121,11 @@ def test_the_core_alone_judges_and_plays(core_venv: Path) -> None:
     arena = _run([core_venv / "shengji", "arena", "--deals", "2", "--json"], env=env)
     assert arena.returncode == 0, arena.stderr
     assert json.loads(arena.stdout)["deals"] == 2
+
+    # the terminal game narrates the table's typed projection (msgspec, no server stack)
+    played = _run([core_venv / "shengji", "play", "--seed", "3"], input="quit\n", env=env)
+    assert played.returncode == 1, played.stderr
+    assert played.stdout.rstrip().endswith("bye"), played.stdout[-300:]
 
 
 def test_server_commands_say_how_to_install_the_server(core_venv: Path) -> None:
