@@ -16,10 +16,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from shengji.cli.db_flags import add_database_flags, database_overrides, missing_driver
+from shengji.cli.db_flags import add_database_flags, database_overrides, database_problem
 
 if TYPE_CHECKING:
     from shengji.server.settings import Settings
@@ -53,14 +52,9 @@ def db_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     except ValidationError as e:
         err.write(f"shengji db: {e.errors()[0]['msg']}\n")
         return 2
-    if not settings.database_url:
-        db = Path(settings.data_dir) / "shengji.db"
-        if not db.is_file():
-            err.write(f"shengji db: no database at {db} (check --data-dir)\n")
-            return 1
-    missing = missing_driver(settings.resolved_database_url())
-    if missing is not None:
-        err.write(f"shengji db: the database {missing}\n")
+    problem = database_problem(settings, "db")
+    if problem is not None:
+        err.write(problem + "\n")
         return 1
     return asyncio.run(_run(args, settings, out, err))
 

@@ -1,5 +1,5 @@
 """The database flags the admin commands share (``shengji db``, ``shengji rooms``), and the
-one line they print when the database's driver is not installed.
+one line they print when the database is not there or its driver is not installed.
 
 >>> import argparse
 >>> p = argparse.ArgumentParser()
@@ -13,7 +13,11 @@ True
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from shengji.server.settings import Settings
 
 
 def add_database_flags(parser: argparse.ArgumentParser) -> None:
@@ -50,3 +54,15 @@ def missing_driver(url: str) -> str | None:
     except ArgumentError as e:
         return f"URL {url[:60]!r} is not a database URL ({e})"
     return None
+
+
+def database_problem(settings: Settings, command: str) -> str | None:
+    """Why ``shengji <command>`` cannot open the database ``settings`` names, as the one
+    line it prints: no SQLite file in the data dir (rather than make an empty one), or the
+    URL's driver not installed; None when neither."""
+    if not settings.database_url:
+        db = Path(settings.data_dir) / "shengji.db"
+        if not db.is_file():
+            return f"shengji {command}: no database at {db} (check --data-dir)"
+    missing = missing_driver(settings.resolved_database_url())
+    return None if missing is None else f"shengji {command}: the database {missing}"

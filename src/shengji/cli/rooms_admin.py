@@ -15,10 +15,9 @@ import argparse
 import asyncio
 import json
 import time
-from pathlib import Path
 from typing import Any, TextIO
 
-from shengji.cli.db_flags import add_database_flags, database_overrides, missing_driver
+from shengji.cli.db_flags import add_database_flags, database_overrides, database_problem
 
 
 def add_rooms(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -44,14 +43,9 @@ def rooms_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
     overrides = database_overrides(args)
     settings = Settings(**overrides)
-    if not settings.database_url:
-        db = Path(settings.data_dir) / "shengji.db"
-        if not db.is_file():
-            err.write(f"shengji rooms: no database at {db} (check --data-dir)\n")
-            return 1
-    missing = missing_driver(settings.resolved_database_url())
-    if missing is not None:
-        err.write(f"shengji rooms: the database {missing}\n")
+    problem = database_problem(settings, "rooms")
+    if problem is not None:
+        err.write(problem + "\n")
         return 1
     return asyncio.run(_run(args, settings, out, err))
 
