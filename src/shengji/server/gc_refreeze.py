@@ -22,14 +22,13 @@ what to do.
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 import time
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from shengji.server.tasks import cancel_and_wait
+from shengji.server.tasks import Periodic
 
 log = logging.getLogger("shengji.server.gc")
 
@@ -52,31 +51,16 @@ class RefreezeClock:
         return self, "freeze"
 
 
-class Refreezer:
+class Refreezer(Periodic):
     """The task that looks every ``every_s`` seconds and carries out the clock's acts."""
 
     def __init__(self, every_s: float, thaw_s: float) -> None:
-        self.every_s = every_s
+        super().__init__(every_s, "gc-refreeze", log, "garbage collector upkeep failed")
         self.clock = RefreezeClock(thaw_s, time.monotonic())
-        self.task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        """Start looking."""
-        self.task = asyncio.create_task(self.run(), name="gc-refreeze")
-
-    async def stop(self) -> None:
-        """Stop looking (what is frozen stays frozen)."""
-        await cancel_and_wait(self.task)
-        self.task = None
-
-    async def run(self) -> None:
-        """Look, act, sleep; never fatal."""
-        while True:
-            await asyncio.sleep(self.every_s)
-            try:
-                self.look()
-            except Exception:
-                log.exception("garbage collector upkeep failed")
+    async def tick(self) -> None:
+        """One look (``look``)."""
+        self.look()
 
     def look(self) -> Act:
         """One look: collect the young generations and freeze what lives, or thaw,

@@ -25,7 +25,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from shengji.server.tasks import cancel_and_wait
+from shengji.server.tasks import Periodic
 
 if TYPE_CHECKING:
     from shengji.server.live.idle_rooms import IdleRoom
@@ -47,35 +47,22 @@ def overdue(room: Room | IdleRoom, now: float, settings: Settings) -> bool:
     return now - since >= limit
 
 
-class Janitor:
+class Janitor(Periodic):
     """A task that closes overdue rooms and unloads idle ones (server/live/idle_rooms.py); it
     looks a few times per limit."""
 
     def __init__(self, lobby: Lobby, settings: Settings) -> None:
-        self.lobby = lobby
-        self.settings = settings
         limits = [settings.room_idle_s, settings.room_abandoned_s, settings.idle_unload_s]
         shortest = min(x for x in limits if x > 0)
-        self.interval = max(0.05, min(30.0, shortest / 4))
-        self.task: asyncio.Task[None] | None = None
+        super().__init__(
+            max(0.05, min(30.0, shortest / 4)), "room-janitor", log, "closing idle rooms failed"
+        )
+        self.lobby = lobby
+        self.settings = settings
 
-    def start(self) -> None:
-        """Start sweeping."""
-        self.task = asyncio.create_task(self.run(), name="room-janitor")
-
-    async def stop(self) -> None:
-        """Stop sweeping."""
-        await cancel_and_wait(self.task)
-        self.task = None
-
-    async def run(self) -> None:
-        """Sweep every ``interval`` seconds; a failed sweep is logged, never fatal."""
-        while True:
-            await asyncio.sleep(self.interval)
-            try:
-                await self.sweep()
-            except Exception:
-                log.exception("closing idle rooms failed")
+    async def tick(self) -> None:
+        """One sweep (``sweep``)."""
+        await self.sweep()
 
     async def sweep(self) -> list[str]:
         """Close every overdue room (loaded or not), then unload the idle ones; returns the
