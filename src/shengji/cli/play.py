@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, TextIO
 
 from shengji.bots.base import Bot
@@ -57,6 +57,17 @@ class InputEnded(Exception):
 
 HINTS = ("hint", "h", "?")
 """What asks for a hint (in naming trump ``h`` is hearts, so only ``hint`` and ``?``)."""
+PASSES = ("", "pass", "p")
+"""What passes where a pass is allowed (Enter too)."""
+
+
+def _cards(kind: type[Declare | Bury | Play], seat: int) -> Callable[[str], Action]:
+    """Reads typed cards as ``kind``'s action for ``seat``.
+
+    >>> _cards(Play, 2)("SA SA")
+    Play(seat=2, cards=(12, 12))
+    """
+    return lambda t: kind(seat, tuple(parse_cards(t)))
 
 
 def seat_label(lang: str, seat: int) -> str:
@@ -183,62 +194,41 @@ class HumanPlayer:
             cards_str(a.cards) for a in legal.small if isinstance(a, Declare)
         )
         if phase is Phase.DEALING:
-            while True:
-                text = self._ask(
-                    self.prompt("play.declare-now", options=declarations or self.t("play.nothing"))
-                )
-                if not text:
-                    return None
-                if text.lower() in HINTS:
-                    self._hint(view, legal)
-                    continue
-                action = self._checked(legal, Declare, text)
-                if action is not None:
-                    return action
+            options = declarations or self.t("play.nothing")
+            return self._until_legal(  # Enter: let the chance go
+                view, legal, self.prompt("play.declare-now", options=options),
+                _cards(Declare, seat), stop=("",),
+            )
         if phase in (Phase.DECLARING, Phase.REBURY):
             key = "play.rebury" if phase is Phase.REBURY else "play.declare"
             key += "-window" if declarations else "-none"  # nothing to show: say so
-            while True:
-                text = self._ask(self.prompt(key, options=declarations))
-                if text.lower() in ("", "pass", "p"):
-                    return Pass(seat)
-                if text.lower() in HINTS:
-                    self._hint(view, legal)
-                    continue
-                action = self._checked(legal, Declare, text)
-                if action is not None:
-                    return action
+            return self._until_legal(
+                view, legal, self.prompt(key, options=declarations), _cards(Declare, seat),
+                stop=PASSES, stopped=Pass(seat),
+            )
         if phase is Phase.BIDDING:
             return self._bid(view, legal)
         if phase is Phase.NAMING:
-            return self._name_trump(view, legal)
+            return self._until_legal(
+                view, legal, self.prompt("play.name-trump", target=view.target),
+                lambda t: NameTrump(seat, parse_trump(t)),
+                hints=("hint", "?"),  # not "h": that is hearts here
+            )
         if phase is Phase.BURYING:
             count = view.hand_sizes[seat] - view.ruleset.hand_size  # 竞标 swap: 6
-            while True:
-                kitty = cards_str(view.kitty or ()) or "?"
-                text = self._ask(self.prompt("play.bury", kitty=kitty, n=count))
-                if text.lower() in HINTS:
-                    self._hint(view, legal)
-                    continue
-                action = self._checked(legal, Bury, text)
-                if action is not None:
-                    return action
+            kitty = cards_str(view.kitty or ()) or "?"
+            return self._until_legal(
+                view, legal, self.prompt("play.bury", kitty=kitty, n=count), _cards(Bury, seat)
+            )
         if phase is Phase.CALLING:
             return self._call(view, legal)
         trick = " | ".join(
             f"{self.seat(s)} {cards_str(c)}" for s, c in view.trick
         ) or self.t("play.you-lead")
         self.out.write(self.t("play.trick", trick=trick) + "\n")
-        while True:
-            text = self._ask(self.prompt("play.play"))
-            if text.lower() in HINTS:
-                self._hint(view, legal)
-                continue
-            action = self._checked(legal, Play, text)
-            if action is not None:
-                return action
+        return self._until_legal(view, legal, self.prompt("play.play"), _cards(Play, seat))
 
-    def _bid(self, view: DealView, legal: LegalActions) -> Action:
+    def _bid(self, view: DealView, legal: LegalActions) -> Action | None:
         """竞标: bid a target for the attackers (lower than the last bid) or pass."""
         bids = view.auction.bids if view.auction is not None else ()
         said = self.t("comma").join(
@@ -249,56 +239,54 @@ class HumanPlayer:
         targets = [a.target for a in legal.small if isinstance(a, Bid)]
         most = self.t("play.at-most", n=targets[0]) if targets else self.t("play.none-left")
         self.out.write(self.t("play.bids", shown=cards_str(view.shown), bids=said) + "\n")
-        while True:
-            text = self._ask(
-                self.prompt("play.bid-prompt", most=most, step=view.ruleset.bid_step)
-            ).lower()
-            if text in ("", "pass", "p"):
-                return Pass(legal.seat)
-            if text in HINTS:
-                self._hint(view, legal)
-                continue
-            if not text.isdigit():
-                self.out.write(self.t("play.refused", why=self.t("play.bid-number")) + "\n")
-                continue
-            action = self._legal(legal, text, lambda t: Bid(legal.seat, int(t)))
-            if action is not None:
-                return action
+        return self._until_legal(
+            view, legal, self.prompt("play.bid-prompt", most=most, step=view.ruleset.bid_step),
+            lambda t: Bid(legal.seat, int(t)), stop=PASSES, stopped=Pass(legal.seat),
+            check=lambda t: None if t.isdigit() else self.t("play.bid-number"),
+        )
 
-    def _name_trump(self, view: DealView, legal: LegalActions) -> Action:
-        """竞标: the auction's winner names a suit."""
-        while True:
-            text = self._ask(self.prompt("play.name-trump", target=view.target))
-            if text.lower() in ("hint", "?"):  # not "h": that is hearts here
-                self._hint(view, legal)
-                continue
-            action = self._legal(legal, text, lambda t: NameTrump(legal.seat, parse_trump(t)))
-            if action is not None:
-                return action
-
-    def _call(self, view: DealView, legal: LegalActions) -> Action:
+    def _call(self, view: DealView, legal: LegalActions) -> Action | None:
         """找朋友: the dealer names a card: its holder nearest the dealer is the friend
         (``nth-played`` tables: which copy of which card, played by another seat)."""
         by_copy = view.ruleset.friend_rule == "nth-played"
+
+        def call(t: str) -> Action:
+            c = parse_call(t if len(t.split()) > 1 else f"1 {t}")
+            return CallFriend(legal.seat, c.card, c.nth)
+
+        return self._until_legal(
+            view, legal, self.prompt("play.call" if by_copy else "play.call-card"), call
+        )
+
+    def _until_legal(
+        self,
+        view: DealView,
+        legal: LegalActions,
+        prompt: str,
+        make: Callable[[str], Action],
+        *,
+        stop: Collection[str] = (),
+        stopped: Action | None = None,
+        hints: Collection[str] = HINTS,
+        check: Callable[[str], str | None] = lambda _t: None,
+    ) -> Action | None:
+        """Ask with ``prompt`` until the answer is a legal action (``make`` reads it). A word
+        of ``hints`` prints a hint and asks again; one of ``stop`` (any case) ends the asking
+        with ``stopped``; ``check`` may refuse an answer first (why, or None: let it be)."""
         while True:
-            text = self._ask(self.prompt("play.call" if by_copy else "play.call-card"))
-            if text.lower() in HINTS:
+            text = self._ask(prompt)
+            if text.lower() in stop:
+                return stopped
+            if text.lower() in hints:
                 self._hint(view, legal)
                 continue
-
-            def call(t: str) -> Action:
-                c = parse_call(t if len(t.split()) > 1 else f"1 {t}")
-                return CallFriend(legal.seat, c.card, c.nth)
-
-            action = self._legal(legal, text, call)
+            why = check(text)
+            if why is not None:
+                self.out.write(self.t("play.refused", why=why) + "\n")
+                continue
+            action = self._legal(legal, text, make)
             if action is not None:
                 return action
-
-    def _checked(
-        self, legal: LegalActions, kind: type[Declare | Bury | Play], text: str
-    ) -> Action | None:
-        """The action ``text`` names, if legal; otherwise say why and return None."""
-        return self._legal(legal, text, lambda t: kind(legal.seat, tuple(parse_cards(t))))
 
     def _legal(
         self, legal: LegalActions, text: str, make: Callable[[str], Action]
