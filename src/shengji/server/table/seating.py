@@ -109,31 +109,34 @@ def add_bot(s: Step, conn: int | None, seat: int, name: str) -> None:
 
 def on_remove_bot(s: Step, conn: int, seat: int) -> None:
     """Take a bot out of its seat (between matches)."""
-    if not _owner_only(s, conn, "remove bots") or not _seat_no(s, conn, seat):
-        return
-    if s.t.seats[seat].kind != "bot":
-        s.error(conn, "bad-seat", f"no bot in seat {seat}")
-        return
-    if s.t.status == "playing":
-        s.error(conn, "wrong-phase", "bots stay until the match ends")
-        return
-    set_seat(s, seat, EMPTY)
-    room_update(s)
+    if _owner_empties(s, conn, seat, "bot", "remove bots", "bots stay"):
+        room_update(s)
 
 
 def on_unseat(s: Step, conn: int, seat: int) -> None:
     """The owner moves a player out of a seat (between matches); they stay to watch."""
-    if not _owner_only(s, conn, "move players out of seats") or not _seat_no(s, conn, seat):
-        return
-    if s.t.seats[seat].kind != "human":
-        s.error(conn, "bad-seat", f"no player in seat {seat}")
-        return
+    if _owner_empties(
+        s, conn, seat, "human", "move players out of seats", "players keep their seats"
+    ):
+        reseat(s)
+        room_update(s)
+
+
+def _owner_empties(s: Step, conn: int, seat: int, kind: str, what: str, stays: str) -> bool:
+    """The owner empties ``seat`` if a ``kind`` (``bot``, ``human``) sits there and no match
+    is on: True when done; else the connection is told why not (``what`` the owner would do,
+    who ``stays`` while playing)."""
+    if not _owner_only(s, conn, what) or not _seat_no(s, conn, seat):
+        return False
+    if s.t.seats[seat].kind != kind:
+        who = "bot" if kind == "bot" else "player"
+        s.error(conn, "bad-seat", f"no {who} in seat {seat}")
+        return False
     if s.t.status == "playing":
-        s.error(conn, "wrong-phase", "players keep their seats until the match ends")
-        return
+        s.error(conn, "wrong-phase", f"{stays} until the match ends")
+        return False
     set_seat(s, seat, EMPTY)
-    reseat(s)
-    room_update(s)
+    return True
 
 
 def on_ready(s: Step, conn: int, ready: bool) -> None:
