@@ -14,7 +14,7 @@ way a room changes it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Final, Literal, TypedDict, Unpack
 
 from mypy_extensions import mypyc_attr
@@ -43,14 +43,12 @@ class Seat:
     ready: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        """As the room's stored state keeps it."""
-        return {
-            "kind": self.kind,
-            "player": self.player,
-            "name": self.name,
-            "bot": self.bot,
-            "ready": self.ready,
-        }
+        """As the room's stored state keeps it: every field by name.
+
+        >>> Seat("bot", None, "heuristic", "heuristic", True).to_dict()
+        {'kind': 'bot', 'player': None, 'name': 'heuristic', 'bot': 'heuristic', 'ready': True}
+        """
+        return asdict(self)
 
 
 EMPTY = Seat()
