@@ -21,7 +21,8 @@ False
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Final
 
 from shengji.server.table.model import ChatEntry, Clock, Hold, Table, evolve
 from shengji.server.table.votes import DealVote
@@ -63,22 +64,13 @@ class Carry:
     ended_early: bool
 
 
+CARRIED: Final = tuple(f.name for f in fields(Carry))
+"""``Carry``'s fields: each is the ``Table`` field of the same name."""
+
+
 def carried(t: Table) -> Carry:
     """What of ``t`` to keep while it is unloaded."""
-    return Carry(
-        t.version,
-        t.seq,
-        t.away_since,
-        t.unattended_since,
-        t.auto,
-        t.clock,
-        t.hold,
-        t.next_card_at,
-        t.chat,
-        t.chat_untrimmed,
-        t.vote,
-        t.ended_early,
-    )
+    return Carry(**{name: getattr(t, name) for name in CARRIED})
 
 
 def carry_over(t: Table, c: Carry) -> Table:
@@ -86,17 +78,4 @@ def carry_over(t: Table, c: Carry) -> Table:
     sequence number must be the kept one (every sequenced message is logged)."""
     if t.seq != c.seq:
         raise ValueError(f"the log ends at {t.seq}, the unloaded table was at {c.seq}")
-    return evolve(
-        t,
-        version=c.version,
-        away_since=c.away_since,
-        unattended_since=c.unattended_since,
-        auto=c.auto,
-        clock=c.clock,
-        hold=c.hold,
-        next_card_at=c.next_card_at,
-        chat=c.chat,
-        chat_untrimmed=c.chat_untrimmed,
-        vote=c.vote,
-        ended_early=c.ended_early,
-    )
+    return evolve(t, **{name: getattr(c, name) for name in CARRIED if name != "seq"})
