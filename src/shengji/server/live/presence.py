@@ -19,7 +19,7 @@ came or changed, who left); others get the whole list when it changed.
 >>> board.flush([a, b], 8)  # ann: a delta (bob came); bob: the whole list
 2
 >>> a.got[-1]
-b'{"t":"presence_delta","joined":[{"player":"bob","name":"bob","seat":null}],"left":[],"away":[],"v":2,"seq":8}'
+b'{"t":"presence_delta","joined":[{"player":"bob","name":"bob","seat":null}],"left":[],"away":[],"v":3,"seq":8}'
 >>> board.flush([a, b], 9)  # nothing changed: nothing sent
 0
 """
