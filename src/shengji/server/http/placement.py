@@ -11,18 +11,17 @@ epochs and internal addresses are shown to operators, who send ``X-Operator-Toke
 from __future__ import annotations
 
 import hmac
-from collections.abc import Callable
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request
 
-from shengji.server.live.lobby import Lobby
-from shengji.server.settings import Settings
-from shengji.server.store.lease_keeper import LeaseKeeper
+from shengji.server.http.deps import Deps
 
 
-def install_placement(app: FastAPI, settings: Settings, lobby: Callable[[], Lobby]) -> None:
-    """The two routes, on ``app`` (its ``state.leases`` is the lease keeper)."""
+def routes(deps: Deps) -> APIRouter:
+    """The two routes (``deps.leases()``: the lease keeper)."""
+    api = APIRouter()
+    settings = deps.settings
 
     def is_operator(request: Request) -> bool:
         """The request carries the operator token (``X-Operator-Token``)."""
@@ -31,11 +30,11 @@ def install_placement(app: FastAPI, settings: Settings, lobby: Callable[[], Lobb
         return token is not None and hmac.compare_digest(
             sent.encode(), token.get_secret_value().encode())
 
-    @app.get("/api/rooms/{code}/owner")
+    @api.get("/api/rooms/{code}/owner")
     async def room_owner(code: str, request: Request) -> dict[str, Any]:
         """Where clients reach the process running the room; instance ids and epochs for
         operators only, addresses only when public (``public_url``)."""
-        keeper: LeaseKeeper = app.state.leases
+        keeper = deps.leases()
         holder = await keeper.owner_of(code)
         if holder is None:
             raise HTTPException(404, "no such room")
@@ -44,17 +43,17 @@ def install_placement(app: FastAPI, settings: Settings, lobby: Callable[[], Lobb
             "address": holder.address if operator or settings.public_url else None,
             "live": holder.live,
             "here": holder.instance == keeper.instance
-            and (code in lobby().rooms or code in lobby().idle),
+            and (code in deps.lobby().rooms or code in deps.lobby().idle),
         }
         if operator:
             answer |= {"instance": holder.instance, "epoch": holder.epoch}
         return answer
 
-    @app.get("/api/instances")
+    @api.get("/api/instances")
     async def instances(request: Request) -> dict[str, Any]:
         """The processes serving this database (alive within two lease TTLs): their public
         addresses; ids and every address for operators."""
-        keeper: LeaseKeeper = app.state.leases
+        keeper = deps.leases()
         alive = await keeper.instances()
         if is_operator(request):
             return {"me": keeper.instance,
@@ -63,3 +62,5 @@ def install_placement(app: FastAPI, settings: Settings, lobby: Callable[[], Lobb
             raise HTTPException(403, "addresses are not public here (SHENGJI_PUBLIC_URL "
                                      "unset); operators send X-Operator-Token")
         return {"instances": [{"address": a} for _, a in alive]}
+
+    return api
