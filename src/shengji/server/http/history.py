@@ -1,11 +1,9 @@
-"""The history's HTTP routes: a finished game's record, recent public matches, a finished
-match's replay and the replay of the match a room is playing (the model:
-``server/wire/game_history.py``).
+"""The history's replays over HTTP: a finished match's and the one a room is playing (the
+model: ``server/wire/game_history.py``; the records and lists: server/http/games.py).
 
-``GET /api/games/{id}`` is the game's record (``?download=true``: as an attachment);
-``GET /api/games/{id}/replay?seat=N`` the match as seat ``N`` was sent it (no ``seat``: as a
-spectator); ``GET /api/rooms/{code}/replay`` the match being played as the asking player's
-seat saw it.
+``GET /api/games/{id}/replay?seat=N`` is the match as seat ``N`` was sent it (no ``seat``:
+as a spectator); ``GET /api/rooms/{code}/replay`` the match being played as the asking
+player's seat saw it.
 """
 
 from __future__ import annotations
@@ -20,14 +18,7 @@ from shengji.core.record import GameRecord
 from shengji.server.http.deps import Deps
 from shengji.server.live.rooms import Room
 from shengji.server.table.play import match_record
-from shengji.server.wire.game_history import (
-    NoMatch,
-    Replay,
-    game_entry,
-    live_replay,
-    record_filename,
-    replay_of,
-)
+from shengji.server.wire.game_history import NoMatch, Replay, live_replay, replay_of
 
 __all__ = ["room_replay", "routes"]
 
@@ -55,39 +46,16 @@ def room_replay(room: Room, player: str | None) -> Replay:
 
 
 def routes(deps: Deps) -> APIRouter:
-    """The history routes: ``GET /api/games/{id}`` (a game's record), ``GET /api/games``
-    (recent public matches), ``GET /api/games/{id}/replay`` (a finished match's updates)
-    and ``GET /api/rooms/{code}/replay`` (the match being played, as the asking seat saw
-    it; asked of the room's owner through ``deps.cluster()`` when it runs elsewhere). A
-    private room's games go to its players only: 404 to anyone else."""
+    """The replay routes: ``GET /api/games/{id}/replay`` (a finished match's updates; a
+    private room's only to its players, 404 to anyone else) and
+    ``GET /api/rooms/{code}/replay`` (the match being played, as the asking seat saw it;
+    asked of the room's owner through ``deps.cluster()`` when it runs elsewhere)."""
     api = APIRouter()
 
     async def viewer_id(authorization: str | None) -> str | None:
         """The id of the player signed in with ``authorization`` (None: nobody)."""
         player = await deps.optional_player(authorization)
         return None if player is None else player.id
-
-    @api.get("/api/games/{gid}")
-    async def get_game(
-        gid: int, download: bool = False, authorization: str | None = Header(default=None)
-    ) -> Response:
-        viewer = await deps.optional_player(authorization)  # a private room's: its players
-        store = deps.store()
-        record = await store.games.record_for(gid, None if viewer is None else viewer.id)
-        if record is None:  # also for a stranger: a private game's id says nothing
-            raise HTTPException(404, "no such game")
-        info = await store.games.info(gid)
-        name = record_filename(info[0], gid, info[1]) if info else f"shengji-game{gid}.json"
-        disposition = "attachment" if download else "inline"
-        headers = {"Content-Disposition": f'{disposition}; filename="{name}"'}
-        return Response(record, media_type="application/json", headers=headers)
-
-    @api.get("/api/games")
-    async def recent_games(limit: int = 30) -> dict[str, Any]:
-        if not 1 <= limit <= 100:
-            raise HTTPException(400, "limit is 1..100")
-        rows = await deps.store().games.listed(None, include_private=False, limit=limit)
-        return {"games": [game_entry(r) for r in rows]}
 
     @api.get("/api/games/{gid}/replay")
     async def game_replay(

@@ -1,6 +1,6 @@
 """Players over HTTP: ``POST /api/players`` (sign up: a name, back an id and a token),
-``GET /api/me``, a player's games (``/api/players/{id}/games``, private ones to that player
-only) and stakes (``/api/players/{id}/stakes``), and ``GET /api/leaderboard``.
+``GET /api/me``, a player's stakes (``/api/players/{id}/stakes``) and
+``GET /api/leaderboard`` (a player's games: server/http/games.py).
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from shengji.server.http.deps import Deps, too_many
 from shengji.server.http.names import BadName, clean_name
 from shengji.server.http.quotas import OverQuota, address_key
 from shengji.server.http.requests import NewPlayer
-from shengji.server.wire.game_history import game_entry
 
 
 def routes(deps: Deps) -> APIRouter:
@@ -37,18 +36,6 @@ def routes(deps: Deps) -> APIRouter:
     async def me(authorization: str | None = Header(default=None)) -> dict[str, Any]:
         p = await deps.current_player(authorization)
         return {"id": p.id, "name": p.name}
-
-    @api.get("/api/players/{pid}/games")
-    async def player_games(
-        pid: str, authorization: str | None = Header(default=None)
-    ) -> dict[str, Any]:
-        player = await deps.store().players.get(pid)
-        if player is None:
-            raise HTTPException(404, "no such player")
-        viewer = await deps.optional_player(authorization)
-        mine = viewer is not None and viewer.id == pid
-        rows = await deps.store().games.listed(pid, include_private=mine, limit=100)
-        return {"player": pid, "name": player.name, "games": [game_entry(r) for r in rows]}
 
     @api.get("/api/leaderboard")
     async def leaderboard(kind: str = "rating", limit: int = 50) -> dict[str, Any]:

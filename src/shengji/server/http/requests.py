@@ -1,4 +1,5 @@
-"""The JSON bodies the HTTP API accepts (pydantic models; server/http/app.py's routes).
+"""The JSON bodies the HTTP API accepts (pydantic models; the routes of
+server/http/players.py and rooms.py).
 
 Both are strict (``"3"`` is no integer, ``"yes"`` no boolean: nothing is coerced) and
 closed (an unknown key is refused); FastAPI answers either with 422 naming the field
