@@ -2,7 +2,6 @@
 the display facts, so that a browser computes no rule), and a finished deal's summary.
 
 >>> from shengji.core.match import MatchState, team_levels_of
-from shengji.core.point_parts import kitty_penalty, point_parts
 >>> from shengji.core.ruleset import PRESETS
 >>> g = game_view(MatchState.new(PRESETS["two-color"], seed=1, first_dealer=0), 0)
 >>> g.phase, g.trumps, g.roles, g.goal
