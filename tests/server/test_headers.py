@@ -9,7 +9,8 @@ import re
 import httpx
 from fastapi.routing import APIRoute
 
-from shengji.server.http.app import WEB_STATIC, create_app
+from shengji.server.http.app import create_app
+from shengji.server.http.static import WEB_STATIC
 from shengji.server.http.headers import csp_hash, scan_page
 from tests.server.helpers import fast_settings, new_player
 

@@ -25,7 +25,7 @@ from shengji.server.live.socket_route import SocketEndpoint, SocketsFirst
 from shengji.server.settings import Settings
 from shengji.server.store.datadir_lock import DataDirLock
 
-__all__ = ["WEB_STATIC", "App", "create_app"]
+__all__ = ["App", "create_app"]
 
 
 class App(FastAPI):
