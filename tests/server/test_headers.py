@@ -10,8 +10,8 @@ import httpx
 from fastapi.routing import APIRoute
 
 from shengji.server.http.app import create_app
-from shengji.server.http.static import WEB_STATIC
 from shengji.server.http.headers import csp_hash, scan_page
+from shengji.server.http.static import WEB_STATIC
 from tests.server.helpers import fast_settings, new_player
 
 PAGES = sorted(WEB_STATIC.glob("*.html"))
