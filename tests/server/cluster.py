@@ -28,6 +28,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from shengji.core.cards import parse_cards
 from shengji.core.record import GameRecord, replay_steps
+from shengji.server.wire.actions import read_logged
 from tests import pg
 
 Msg = dict[str, Any]
@@ -313,13 +314,13 @@ def log_problems(url: str, room_id: int) -> list[str]:
 
 def record_problems(url: str, base: str, room_id: int, game_id: int) -> list[str]:
     """A finished match's record must replay, and its actions must be exactly the room's
-    logged actions of that match (none lost, none doubled)."""
+    logged actions of that match (none lost, none doubled), the typed rows read as actions."""
     record = httpx.get(f"{base}/api/games/{game_id}", timeout=10).text
     rec = GameRecord.from_json(record)
     for _ in replay_steps(rec):
         pass
     (match_no,) = rows(url, "SELECT match_no FROM games WHERE id = :g", g=game_id)[0]
-    logged = [str(r[0]) for r in rows(
+    logged = [str(read_logged(str(r[0]))) for r in rows(
         url, "SELECT data FROM room_log WHERE room_id = :r AND match_no = :m AND kind = "
         "'action' ORDER BY pos", r=room_id, m=match_no)]
     if logged and logged != list(rec.actions):
