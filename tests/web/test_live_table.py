@@ -69,6 +69,12 @@ def test_the_countdown_runs_out_into_auto_play_and_take_back(
         _shots(page, artifacts, "create-form-pace")
         _create(page, turn=5)
         page.get_by_test_id("ready").click()
+        # the window to declare after the deal runs out into a pass, not 托管: wait for a play
+        page.wait_for_function(
+            "() => { const s = window.__shengji; const g = s && s.game;"
+            " return !!g && g.phase === 'playing' && g.to_act === s.seat; }",
+            timeout=60000,
+        )
         countdown = page.get_by_test_id("countdown-0")
         expect(countdown).to_be_visible(timeout=30000)  # my turn: my clock runs
         left = int(countdown.inner_text().strip().rstrip("s"))

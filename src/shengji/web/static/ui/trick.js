@@ -27,12 +27,33 @@ function sourceRect(felt, seat) {
   return plate ? plate.getBoundingClientRect() : null;
 }
 
+/** Keep a play clear of its own seat's plate: a plate grows with its badges, clock and a
+ * two-line name (a phone's side seats), so the cards move past its edge, away from it.
+ * Measured without transforms (offsetTop), so a play still flying in is placed right. */
+function clearOwnPlate(el, seat) {
+  const box = el && el.offsetParent;
+  const plate = box && box.closest(".felt")?.querySelector(`[data-testid=seat-${seat}] .plate`);
+  if (!plate) return;
+  const r = plate.getBoundingClientRect();
+  const b = box.getBoundingClientRect();
+  const h = el.offsetHeight;
+  const w = el.offsetWidth;
+  const left = b.left + box.clientLeft + el.offsetLeft - w / 2;
+  if (left >= r.right || left + w <= r.left) return; // side by side: nothing to do
+  const top = b.top + box.clientTop + el.offsetTop - h / 2;
+  const gap = 4;
+  const below = top + h / 2 > r.top + r.height / 2;
+  const shift = below ? r.bottom + gap - top : r.top - gap - (top + h);
+  if ((below && shift > 0) || (!below && shift < 0)) el.style.top = `${el.offsetTop + shift}px`;
+}
+
 function Play({ seat, cards, winner, n, fly }) {
   const g = state.game;
   const ref = useRef(null);
   useLayoutEffect(() => {
     if (fly && ref.current) flyFrom(ref.current, sourceRect(ref.current.closest(".felt"), seat));
   }, []);
+  useLayoutEffect(() => clearOwnPlate(ref.current, seat)); // after every render: plates grow
   const p = seatPos(seat, n);
   const style = `--dx:${p.dx};--dy:${p.dy};--drop:${p.drop}`;
   const list = splitCards(cards);
