@@ -11,10 +11,10 @@ seat a stand-in bot plays for a while still counts), and a deal is settled only 
 side has a human, so nobody gains rating or coins by beating bots.
 
 Who is settled for a deal is fixed when its first card is dealt (decisions 130–134): the
-deal's *roster*, the player per seat then (``fix_roster``), kept in the room's row before that
-card is sent. A player who leaves during the deal is still on it and pays (or gains); someone
-who takes the vacated seat is not on it and is never charged for it, only for the deals
-whose first card finds them seated.
+deal's *roster*, the player per seat then (the table fixes it with that card:
+``table.play``), kept in the room's row before that card is sent. A player who leaves during
+the deal is still on it and pays (or gains); someone who takes the vacated seat is not on it
+and is never charged for it, only for the deals whose first card finds them seated.
 """
 
 from __future__ import annotations
@@ -74,7 +74,6 @@ log = logging.getLogger("shengji.server.stakes")
 __all__ = [
     "PLAIN",
     "StakeRules",
-    "fix_roster",
     "roster_of",
     "seat_players",
     "settle_deals",
@@ -86,12 +85,6 @@ __all__ = [
 def seat_players(room: Room) -> list[str | None]:
     """The player id per seat; None for a bot or an empty seat (a vacated seat a bot plays)."""
     return [s.player if s.kind == "human" and s.player else None for s in room.seats]
-
-
-def fix_roster(room: Room, deal_no: int) -> None:
-    """Fix who is settled for deal ``deal_no``: the players seated now, as its first card is
-    dealt (the room writes its state, rosters included, with that card's log row)."""
-    room.rosters[deal_no] = seat_players(room)
 
 
 def roster_of(room: Room, deal_no: int) -> list[str | None]:
