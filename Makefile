@@ -42,7 +42,7 @@ browser-deps:
 	fi
 
 test: setup-dev browser-deps
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 --durations=20
 	$(BIN)/ruff check src tests bench docs
 	$(BIN)/mypy --strict src/shengji
 	$(MKDOCS) --quiet
