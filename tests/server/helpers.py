@@ -165,7 +165,13 @@ class Client:
         self._stack = ExitStack()
         self.ws: ClientConnection = self._stack.enter_context(
             connect(
-                base.replace("http://", "ws://") + f"/ws/{code}", open_timeout=10, max_queue=None
+                base.replace("http://", "ws://") + f"/ws/{code}",
+                open_timeout=10,
+                max_queue=None,
+                # the server pings (tests/server/test_ws_protocol.py); a test's own pings
+                # timed out while a loaded machine kept the server's thread from the GIL
+                ping_interval=None,
+                close_timeout=30,
             )
         )
         self.messages: list[Msg] = []
