@@ -425,6 +425,9 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "friend_call": ("any", "other-copy"),
 }
 
+FIELD_CHOICES: Final = _CHOICES
+"""The allowed values of every field with a fixed list of them, in the documented order."""
+
 
 STORED_BEFORE: Final[dict[str, Any]] = {
     "friend_rule": "nth-played",
