@@ -18,7 +18,7 @@ def test_every_editable_field_is_a_ruleset_field_in_one_group() -> None:
     names = [n for names in GROUPS.values() for n in names]
     assert len(names) == len(set(names)) == len(EDITABLE)
     fields = set(Ruleset().to_dict())
-    assert EDITABLE <= fields
+    assert fields >= EDITABLE
     assert fields - EDITABLE == {"name", "ruff_compare", "level_sequence", "must_play"}
     for g in rule_fields():
         for f in g["fields"]:
@@ -28,7 +28,7 @@ def test_every_editable_field_is_a_ruleset_field_in_one_group() -> None:
 
 def test_the_check_names_the_field_and_creates_nothing(server: str) -> None:
     meta = httpx.get(f"{server}/api/meta").json()
-    assert [g["group"] for g in meta["rule_fields"]][0] == "dealing"
+    assert meta["rule_fields"] == rule_fields()
     ok = httpx.post(f"{server}/api/rules/check", json={"preset": "classic", "options": FIVE})
     assert ok.status_code == 200 and ok.json()["changed"] == FIVE
     assert ok.json()["rules"] == {"preset": "classic", "options": FIVE}

@@ -62,20 +62,40 @@ _INT_BOUNDS: Final[dict[str, tuple[int, int]]] = {
 """Widest range of each number field (the core narrows it by the other fields)."""
 
 
+_FRIEND: Final = {"partnership": "find-friend"}
+_BIDDING: Final = {"partnership": "bidding"}
+WHEN: Final[dict[str, dict[str, Any]]] = {
+    "kitty_card_index": {"no_declaration": "kitty-card"},
+    "kitty_cap": {"kitty_formula": "power-of-size"},
+    "rebury_swap": {"rebury": True},
+    **{f: _FRIEND for f in ("friend_rule", "friend_call", "level_shares", "jack_kitty_penalty",
+                            "ace_kitty_penalty", "level_transfer")},
+    **{f: _BIDDING for f in ("kitty_shown", "bid_open", "bid_step", "bid_min")},
+}
+"""A field that only matters when other fields have these values (the editor hides it
+otherwise; its value is kept)."""
+
+
 def _field_spec(name: str, default: Any) -> dict[str, Any]:
     if name in FIELD_CHOICES:
-        return {"name": name, "kind": "choice", "choices": list(FIELD_CHOICES[name])}
-    if name == "level_table":
-        return {"name": name, "kind": "choice", "choices": list(LEVEL_TABLES)}
-    if isinstance(default, bool):
-        return {"name": name, "kind": "bool"}
-    low, high = _INT_BOUNDS[name]
-    return {"name": name, "kind": "int", "min": low, "max": high}
+        out: dict[str, Any] = {"name": name, "kind": "choice",
+                               "choices": list(FIELD_CHOICES[name])}
+    elif name == "level_table":
+        out = {"name": name, "kind": "choice", "choices": list(LEVEL_TABLES)}
+    elif isinstance(default, bool):
+        out = {"name": name, "kind": "bool"}
+    else:
+        low, high = _INT_BOUNDS[name]
+        out = {"name": name, "kind": "int", "min": low, "max": high}
+    if name in WHEN:
+        out["when"] = dict(WHEN[name])
+    return out
 
 
 def rule_fields() -> list[dict[str, Any]]:
     """The editor's groups: ``[{"group", "fields": [{"name", "kind", ...}]}]``; ``kind``
-    ``bool``, ``int`` (``min``, ``max``) or ``choice`` (``choices``, in the order shown)."""
+    ``bool``, ``int`` (``min``, ``max``) or ``choice`` (``choices``, in the order shown);
+    ``when``: the other fields' values under which the field matters."""
     defaults = Ruleset().to_dict()
     return [
         {"group": group, "fields": [_field_spec(n, defaults[n]) for n in names]}

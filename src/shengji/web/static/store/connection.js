@@ -37,6 +37,12 @@ export async function loadRooms() {
   set({ rooms: await getJSON("/api/rooms") });
 }
 
+/** The server's check of a preset with house rules (``POST /api/rules/check``): the
+ * ruleset and what changed, or an error whose ``field`` names the option at fault. */
+export function checkRules(preset, options) {
+  return postJSON("/api/rules/check", { preset, options });
+}
+
 export async function createRoom(body, start = false) {
   const room = await postJSON("/api/rooms", body);
   set({ autoSit: true, autoStart: start });

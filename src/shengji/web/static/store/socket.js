@@ -15,6 +15,7 @@ async function api(path, opts = {}) {
   if (!r.ok) {
     const err = new Error(typeof body.detail === "string" ? body.detail : `HTTP ${r.status}`);
     err.status = r.status;
+    if (typeof body.field === "string") err.field = body.field; // the option at fault
     throw err;
   }
   return body;
