@@ -349,6 +349,12 @@ class Ruleset:
                 f"bid_min must be a multiple of bid_step ({self.bid_step}), not {self.bid_min}",
                 "bid_min",
             )
+        if self.kitty_formula == "last-trick-transfer" and self.kitty_size:
+            raise RulesetError(
+                "kitty_formula 'last-trick-transfer' moves the sides' own points and has no "
+                f"kitty to score: kitty_size must be 0, not {self.kitty_size}",
+                "kitty_formula",
+            )
         if self.friend_call == "other-copy" and self.decks < 2:
             raise RulesetError(
                 "friend_call 'other-copy' needs two decks or more (one deck has one copy)",
