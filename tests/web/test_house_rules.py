@@ -88,7 +88,8 @@ def test_house_rules_made_played_and_shared(
     ruleset = page.evaluate("() => window.__shengji.room.ruleset")
     assert {k: ruleset[k] for k in FIVE} == FIVE
     expect(page.get_by_test_id("rules-diff").locator("li")).to_have_count(5)
-    page.get_by_test_id("rules-diff").screenshot(path=str(artifacts / f"house-rules-room-{tag}.png"))
+    diff = page.get_by_test_id("rules-diff")
+    diff.screenshot(path=str(artifacts / f"house-rules-room-{tag}.png"))
     page.get_by_test_id("ready").click()
     expect(page.get_by_test_id("hand")).to_be_visible()
     play_until([page], lambda: state(page).get("summary") or state(page).get("matchOver"),
