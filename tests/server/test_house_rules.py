@@ -48,3 +48,25 @@ def test_a_room_keeps_its_house_rules(server: str) -> None:
     room = new_room(server, token, preset="classic", private=True, options=FIVE)
     for k, v in FIVE.items():
         assert room["ruleset"][k] == v
+
+
+def test_a_player_saves_loads_and_forgets_house_rules(server: str) -> None:
+    token = new_player(server, "sa")["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    url = f"{server}/api/me/rules"
+    assert httpx.get(url, headers=auth).json() == {"rules": []}
+    body = {"preset": "classic", "options": {**FIVE, "decks": 2}}  # decks: the preset's
+    saved = httpx.put(f"{url}/Friday night", json=body, headers=auth)
+    assert saved.status_code == 200
+    assert saved.json() == {"name": "Friday night", "preset": "classic", "options": FIVE}
+    bad = httpx.put(f"{url}/broken", json={"preset": "classic", "options": {"kitty_size": 7}},
+                    headers=auth)
+    assert bad.status_code == 400 and bad.json()["field"] == "options.kitty_size"
+    (kept,) = httpx.get(url, headers=auth).json()["rules"]
+    assert (kept["name"], kept["preset"], kept["options"]) == ("Friday night", "classic", FIVE)
+    other = new_player(server, "ot")["token"]
+    assert httpx.get(url, headers={"Authorization": f"Bearer {other}"}).json() == {"rules": []}
+    assert httpx.get(url).status_code == 401
+    assert httpx.delete(f"{url}/Friday night", headers=auth).status_code == 200
+    assert httpx.delete(f"{url}/Friday night", headers=auth).status_code == 404
+    assert httpx.get(url, headers=auth).json() == {"rules": []}
