@@ -80,6 +80,17 @@ def test_house_rules_made_played_and_shared(
     link = page.get_by_test_id("rules-link").input_value()
     assert "#/new?rules=" in link
 
+    # saved under a name, reset, and loaded back
+    page.get_by_test_id("rules-save-name").fill("Friday")
+    page.get_by_test_id("rules-save").click()
+    expect(page.get_by_test_id("rules-saved-msg")).to_contain_text("Friday")
+    page.get_by_test_id("rules-reset").click()
+    expect(page.get_by_test_id("rules-count")).to_have_count(0)
+    page.get_by_test_id("rules-saved").select_option("Friday")
+    page.get_by_test_id("rules-load").click()
+    expect(page.get_by_test_id("rules-count")).to_contain_text("5")
+    assert editor_values(page) == FIVE
+
     # the room keeps them, says what differs from the preset, and a deal is played
     page.get_by_test_id("max-deals").fill("1")
     page.get_by_test_id("fill-bots").select_option("heuristic")

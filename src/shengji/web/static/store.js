@@ -8,7 +8,8 @@ export { canSelect, msLeft, myTurn, pendingAction, selectedCards } from "./store
 export { act, getJSON, send } from "./store/socket.js";
 export {
   answerVote, autoPlay, checkPlayer, checkRules, createRoom, downloadRecord, enterRoom, exitRoom,
-  loadMeta, loadRooms, nextDeal, readEvents, register, setErrorHook,
+  forgetRules, loadMeta, loadRooms, nextDeal, readEvents, register, saveRules, savedRules,
+  setErrorHook,
 } from "./store/connection.js";
 export {
   armSelection, askHint, canPlay, checkSelection, clearSelection, playSelection, selectAction,

@@ -26,6 +26,16 @@ export function getJSON(path) {
   return api(path);
 }
 
+/** PUT a JSON body to the API. */
+export function putJSON(path, body) {
+  return api(path, { method: "PUT", body: JSON.stringify(body) });
+}
+
+/** DELETE a resource of the API. */
+export function deleteJSON(path) {
+  return api(path, { method: "DELETE" });
+}
+
 /** POST a JSON body to the API. */
 export function postJSON(path, body) {
   return api(path, { method: "POST", body: JSON.stringify(body) });

@@ -158,6 +158,52 @@ function ShareRow({ preset, extra, onLoad }) {
   </div>`;
 }
 
+/** The player's saved rule sets: save these rules under a name, load or forget one. */
+function SavedRow({ preset, extra, onLoad }) {
+  const [list, setList] = useState([]);
+  const [name, setName] = useState("");
+  const [pick, setPick] = useState("");
+  const [msg, setMsg] = useState(null);
+  const refresh = () => S.savedRules().then(setList, () => setList([]));
+  useEffect(() => { refresh(); }, []);
+  const save = async () => {
+    const n = name.trim();
+    if (!n) return;
+    try {
+      await S.saveRules(n, preset, extra);
+      setMsg(t("rules.saved", { name: n }));
+      setName("");
+      refresh();
+    } catch (x) {
+      setMsg(x.message);
+    }
+  };
+  const chosen = list.find((r) => r.name === pick);
+  const forget = async () => {
+    if (!chosen) return;
+    await S.forgetRules(chosen.name).catch(() => {});
+    setPick("");
+    refresh();
+  };
+  return html`<div class="rulesshare" data-testid="saved-rules">
+    <div class="row">
+      <input maxlength="40" placeholder=${t("rules.save_name")} value=${name} data-testid="rules-save-name"
+        onInput=${(e) => setName(e.target.value)} />
+      <button type="button" class="small" data-testid="rules-save" disabled=${!name.trim()} onClick=${save}>${t("rules.save")}</button>
+    </div>
+    ${list.length ? html`<div class="row">
+      <select class="small" value=${pick} data-testid="rules-saved" onChange=${(e) => setPick(e.target.value)}>
+        <option value="">${t("rules.mine")}</option>
+        ${list.map((r) => html`<option value=${r.name}>${r.name} · ${t("preset." + r.preset)}</option>`)}
+      </select>
+      <button type="button" class="small" data-testid="rules-load" disabled=${!chosen}
+        onClick=${() => chosen && onLoad({ preset: chosen.preset, options: chosen.options })}>${t("rules.load")}</button>
+      <button type="button" class="small" data-testid="rules-forget" disabled=${!chosen} onClick=${forget}>${t("rules.forget")}</button>
+    </div>` : null}
+    ${msg ? html`<p class="muted small" data-testid="rules-saved-msg">${msg}</p>` : null}
+  </div>`;
+}
+
 /** The editor: every field the server lists, grouped, over ``base`` (the preset's ruleset);
  * ``extra`` holds only what changed; ``onError`` gets the server's refusal (or null). */
 export function HouseRules({ preset, base, extra, onChange, onLoad, error, onError }) {
@@ -196,6 +242,7 @@ export function HouseRules({ preset, base, extra, onChange, onLoad, error, onErr
     })}
     ${n ? html`<button type="button" class="small" data-testid="rules-reset" onClick=${() => onChange({})}>${t("rules.reset")}</button>` : null}
     <${ShareRow} preset=${preset} extra=${extra} onLoad=${onLoad} />
+    ${state.player ? html`<${SavedRow} preset=${preset} extra=${extra} onLoad=${onLoad} />` : null}
   </details>`;
 }
 
