@@ -7,7 +7,7 @@ import pytest
 
 from shengji.core.errors import RulesetError
 from shengji.core.ruleset import PRESETS, Ruleset
-from tests.core.helpers import follow, follows, legal, norm, rules
+from tests.core.helpers import follow, follows, legal, norm, rules, winner
 
 
 def three(**options: object) -> Ruleset:
@@ -86,3 +86,11 @@ def test_an_unknown_setting_is_refused_by_name(field: str, value: str) -> None:
     with pytest.raises(RulesetError) as e:
         two(**{field: value})
     assert e.value.field == field
+
+
+def test_bombs_are_stronger_shapes_beat_in_any_ruleset_with_wide_shapes() -> None:
+    """Decision 150: a house "bomb" (a wider shape of as many cards beats a narrower one)
+    is ``stronger_shapes_beat``, which a three-deck room may set too."""
+    lead, bomb = "S7 S7 S8 S8 S9 S9", "S3 S3 S3 S4 S4 S4"
+    assert winner(lead, bomb, ruleset=three(stronger_shapes_beat=True)) == 1
+    assert winner(lead, bomb, ruleset=three()) == 0

@@ -100,7 +100,7 @@ function Field({ field, value, base, error, onSet }) {
     </label>
     ${field.kind === "bool" ? null : html`<${Control} field=${field} value=${value} onSet=${onSet} />`}
     <p class="muted small help">${t(`rule.${field.name}.help`)}<br /><i>${t("rules.example", { text: t(`rule.${field.name}.ex`) })}</i></p>
-    ${error ? html`<p class="error small" data-testid="rule-error">${error}</p>` : null}
+    ${error ? html`<p class="error small" data-testid="rule-error">${error.split(field.name).join(t(`rule.${field.name}`))}</p>` : null}
   </div>`;
 }
 
