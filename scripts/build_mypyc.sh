@@ -18,9 +18,10 @@ BIN="${BIN:-$(cd "$(dirname "$0")/.." && pwd)/.venv/bin}"
 # sockets: asyncio tasks and protocols) and the wire structs (msgspec classes; their
 # rendering is apart, in wire/render.py).
 # The table's state machine, not the room-option and vote helpers that sit beside it in
-# table/ (validate, catalog, seeds, votes, owners, settlement, compiled: not per action).
+# table/ (validate, catalog, rule_fields, seeds, votes, owners, settlement, compiled: not per
+# action).
 TABLE="$(ls shengji/server/table/*.py \
-  | grep -Ev '/(validate|catalog|seeds|votes|owners|settlement|compiled)\.py$')"
+  | grep -Ev '/(validate|catalog|rule_fields|seeds|votes|owners|settlement|compiled)\.py$')"
 SERVER="$TABLE shengji/server/wire/seat_view.py shengji/server/wire/render.py
   shengji/server/live/backlog.py shengji/server/live/conn.py"
 # shellcheck disable=SC2086  # the globs above are meant to expand

@@ -262,7 +262,9 @@ def check_end(done: DealState, penalties: int) -> None:
         else:
             assert g <= 0 and (a + penalties == 0 or g % (a + penalties) == 0)
     elif captured:
-        assert res.kitty_multiplier in MULTIPLIERS[rs.kitty_formula]
+        capped = {min(m, rs.kitty_cap) for m in MULTIPLIERS["power-of-size"]}  # a house cap
+        allowed = capped if rs.kitty_formula == "power-of-size" else set()
+        assert res.kitty_multiplier in MULTIPLIERS[rs.kitty_formula] | allowed
         assert g == k * res.kitty_multiplier
     else:
         assert g == 0 and res.kitty_multiplier == 0

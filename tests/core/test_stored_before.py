@@ -24,7 +24,10 @@ from shengji.core.ruleset import PRESETS, STORED_BEFORE, Ruleset
 DATA = json.loads((Path(__file__).parent / "data" / "stored_before_rules.json").read_text())
 RECORDS: list[dict[str, Any]] = DATA["records"]
 NEW_FIELDS = {"kitty_throw_units": "lead", "bid_min": 0, "deal_order": "dealer",
-              "player_aids": True}
+              "player_aids": True, "triple_follow": "triple-then-pair",
+              "tractor_follow": "tractor-then-pairs", "friend_call": "any"}
+HOUSE_FIELDS = ("triple_follow", "tractor_follow", "friend_call")
+"""The house rules: a ruleset stored before them was played as their defaults play."""
 
 
 def _id(entry: dict[str, Any]) -> str:
@@ -101,3 +104,20 @@ def test_a_stored_four_deck_match_is_another_deal_under_todays_preset() -> None:
     except IllegalAction:
         return  # a card the old deal gave is not in the hand the new order deals
     assert after != entry["deals"]
+
+
+@pytest.mark.parametrize("name", ["three-deck", "find-friend", "four-deck"])
+def test_a_game_stored_before_the_house_rules_replays_as_played(name: str) -> None:
+    """A record whose ruleset lacks the house-rule keys (written before they existed)
+    replays to the same deals: the keys take the values the game was played under."""
+    from shengji.bots.driver import play_match
+    from shengji.bots.registry import bot_factory
+
+    rs = PRESETS[name]
+    state, rec = play_match(rs, [bot_factory("heuristic")(i) for i in range(rs.players)],
+                            seed=f"house/{name}", deals=2)
+    for key in HOUSE_FIELDS:
+        del rec.ruleset[key]
+    again = replay(GameRecord.from_json(rec.to_json()))
+    assert Ruleset.from_dict(rec.ruleset) == rs
+    assert deals(again) == deals(state)

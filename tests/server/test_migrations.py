@@ -21,7 +21,7 @@ import httpx
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Boolean, Integer, MetaData, func, select, text
+from sqlalchemy import Boolean, Integer, MetaData, func, inspect, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import create_async_engine
 
@@ -311,3 +311,38 @@ def test_both_ways_of_numbering_the_log_agree() -> None:
         got.append(db.execute("SELECT id, pos FROM room_log ORDER BY id").fetchall())
         db.close()
     assert got[0] == got[1] == [(1, 1), (2, 1), (3, 2), (5, 3), (9, 2), (10, 1)]
+
+
+def test_upgrade_from_0002_adds_empty_saved_rules_and_keeps_players(database: Database) -> None:
+    """A database at 0002 gains the ``saved_rules`` table (empty, one rule set per player
+    and name), its players kept; the downgrade drops the table again."""
+    _sync(database.url, _to_revision("0002"))
+    _sync(database.url, lambda c: c.execute(text(
+        "INSERT INTO players (id, name, token_hash, created) VALUES ('p1', 'ann', 'h', 0)")))
+    with pytest.raises(schema.SchemaOutdated, match="has schema version 0002"):
+        asyncio.run(_start(database.url))
+    code, _out, err = _cli("db", "upgrade", *database.flags)
+    assert code == 0, err
+    assert _sync(database.url, _diff) == []
+    rows = _sync(database.url, lambda c: (
+        c.execute(text("SELECT id, name FROM players")).all(),
+        c.execute(text("SELECT count(*) FROM saved_rules")).scalar_one()))
+    assert [tuple(r) for r in rows[0]] == [("p1", "ann")] and rows[1] == 0
+    add = ("INSERT INTO saved_rules (player_id, name, preset, options, saved) "
+           "VALUES ('p1', 'friday', 'classic', '{}', 0)")
+    _sync(database.url, lambda c: c.execute(text(add)))
+    with pytest.raises(Exception, match=r"(?i)unique|duplicate"):
+        _sync(database.url, lambda c: c.execute(text(add)))
+
+    def down(conn: Connection) -> None:
+        from alembic import command
+
+        cfg = schema._config()
+        cfg.attributes["connection"] = conn
+        try:
+            command.downgrade(cfg, "0002")
+        finally:
+            cfg.attributes.pop("connection", None)
+
+    _sync(database.url, down)
+    assert "saved_rules" not in _sync(database.url, lambda c: inspect(c).get_table_names())

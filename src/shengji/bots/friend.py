@@ -43,17 +43,22 @@ def choose_call(view: DealView) -> CallFriend:
     suits = [s for s in range(4) if s != view.trump]
     length = {s: sum(hand[card(s, r)] for r in range(13) if r != view.level) for s in suits}
     alone: CallFriend | None = None
+    other_copy = view.ruleset.friend_call == "other-copy"
     for rank in (_ACE, _KING):
         if rank == view.level:
             continue
         kinds = [card(s, rank) for s in sorted(suits, key=lambda s: length[s])]
-        for want_held in (True, False):
+        for want_held in (True,) if other_copy else (True, False):
             for k in kinds:
                 others = decks - hand[k] - buried[k]
                 if others > 0 and (hand[k] > 0) == want_held:
                     return CallFriend(seat, k, 1)
         if alone is None and kinds:
             alone = CallFriend(seat, kinds[0], 1)
+    if other_copy:  # the friend holds the other copy
+        held = [k for k in range(54) if 0 < hand[k] < decks]
+        if held:
+            return CallFriend(seat, max(held, key=lambda k: (k % 13 != view.level, k % 13)), 1)
     if alone is not None:
         return alone
     return CallFriend(seat, next(k for k in range(52) if k % 13 != view.level), 1)

@@ -7,6 +7,7 @@ its bot at seat ``k`` ``"<seed>.<n>.<k>"``, so the same command prints the same 
 
     shengji arena --preset classic --bots random,random,random,random --deals 200 --seed 1
 
+>>> from shengji.core.ruleset import preset
 >>> stats = run_arena(preset("one-deck"), ["random"] * 4, seed=1, deals=3)
 >>> stats.deals, len(stats.attacker_points)
 (3, 3)
@@ -33,10 +34,11 @@ from shengji.bots.registry import bot_factory, make_bot, with_think_ms
 from shengji.cli.bot_errors import bot_error_text
 from shengji.cli.progress import ArenaProgress, wanted
 from shengji.cli.results import ResultsFile
+from shengji.cli.rules_arg import ruleset_from_args
 from shengji.cli.runner import run_indexed
 from shengji.core.errors import RulesetError
 from shengji.core.match import MatchState, team_of
-from shengji.core.ruleset import Ruleset, preset
+from shengji.core.ruleset import Ruleset
 
 DEFAULT_DEALS = 100
 """Deals played when neither ``--deals`` nor ``--matches`` is given."""
@@ -530,15 +532,11 @@ def arena(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | Non
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        options = json.loads(args.options) if args.options else None
-    except json.JSONDecodeError as e:
-        return _error(err, f"--options is not valid JSON: {e}")
-    if options is not None and not isinstance(options, dict):
-        return _error(err, "--options must be a JSON object, e.g. '{\"throw_policy\": \"never\"}'")
-    try:
-        ruleset = preset(args.preset, options)
+        ruleset = ruleset_from_args(args)
     except RulesetError as e:
         return _error(err, e.message)
+    except ValueError as e:
+        return _error(err, str(e))
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
         bots = with_think_ms(bots, getattr(args, "think_ms", None))

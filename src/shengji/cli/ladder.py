@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import sys
 import time
 from pathlib import Path
@@ -29,9 +28,10 @@ from shengji.cli.executor_flags import add_executor
 from shengji.cli.ladder_svg import elo_chart
 from shengji.cli.progress import ArenaProgress, wanted
 from shengji.cli.results import ResultsFile
+from shengji.cli.rules_arg import add_rules_arg, ruleset_from_args
 from shengji.cli.runner import run_indexed
 from shengji.core.errors import RulesetError
-from shengji.core.ruleset import Ruleset, preset
+from shengji.core.ruleset import Ruleset
 
 
 def _error(err: TextIO, message: str) -> int:
@@ -49,14 +49,11 @@ def ladder(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | No
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        options = json.loads(args.options) if args.options else None
-        if options is not None and not isinstance(options, dict):
-            return _error(err, "--options must be a JSON object")
-        ruleset = preset(args.preset, options)
-    except json.JSONDecodeError as e:
-        return _error(err, f"--options is not valid JSON: {e}")
+        ruleset = ruleset_from_args(args)
     except RulesetError as e:
         return _error(err, e.message)
+    except ValueError as e:
+        return _error(err, str(e))
     if ruleset.partnership != "fixed":
         return _error(err, f"the ladder plays duplicate deals between two fixed teams; preset "
                       f"{ruleset.name} has partnership {ruleset.partnership}")
@@ -227,6 +224,7 @@ def add_ladder(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--bots", required=True, help="two or more bots, comma-separated")
     p.add_argument("--preset", default="classic", help="a fixed-partner preset (default classic)")
     p.add_argument("--options", metavar="JSON", help="ruleset options over the preset (object)")
+    add_rules_arg(p)
     p.add_argument("--deals", type=int, default=100, help="deal pairs per matchup (default 100)")
     p.add_argument("--seed", default="0", help="every deal's seed derives from it")
     p.add_argument("--jobs", type=int, default=1, help="parallel processes")

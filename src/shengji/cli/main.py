@@ -17,6 +17,7 @@ from typing import NoReturn, cast
 from shengji import __version__
 from shengji.cli.bot_errors import add_traceback
 from shengji.cli.executor_flags import add_executor
+from shengji.cli.rules_arg import add_rules_arg
 
 
 def _judge(_args: argparse.Namespace) -> int:
@@ -125,6 +126,7 @@ def _add_arena(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="time budget per decision of every plain `search` bot (default 1000)",
     )
     p.add_argument("--options", metavar="JSON", help="ruleset options over the preset (object)")
+    add_rules_arg(p)
     _add_long_run(p)
     p.add_argument(
         "--forfeit-illegal",
@@ -223,6 +225,7 @@ def _add_play(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--preset", default="classic", help="ruleset preset (default classic)")
     p.add_argument("--options", default=None, help="ruleset overrides as a JSON object")
+    add_rules_arg(p)
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--bots", default="normal",
                    help="bot for the other seats (default normal 普通); a level: beginner (新手), "

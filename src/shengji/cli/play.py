@@ -13,7 +13,6 @@ reason. ``--lang zh`` prints everything in Chinese.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable, Collection
 from typing import Any, TextIO
 
@@ -28,6 +27,7 @@ from shengji.bots.registry import (
 )
 from shengji.cli.i18n import named, refusal, tr, without_hints
 from shengji.cli.replay import Narrator
+from shengji.cli.rules_arg import ruleset_from_args
 from shengji.core.actions import (
     Action,
     Bid,
@@ -46,7 +46,6 @@ from shengji.core.legal import LegalActions
 from shengji.core.match import MatchState
 from shengji.core.order import TRUMP
 from shengji.core.phases import Phase
-from shengji.core.ruleset import preset
 from shengji.core.seat_names import display_name
 from shengji.core.views import DealView
 
@@ -307,8 +306,7 @@ def play_command(args: argparse.Namespace, inp: TextIO, out: TextIO, err: TextIO
     """Run ``shengji play``; 0 when the deals are done, 1 if the input ends early."""
     lang: str = getattr(args, "lang", "en")
     try:
-        options = json.loads(args.options) if args.options else None
-        ruleset = preset(args.preset, options)
+        ruleset = ruleset_from_args(args)
         args.bots = with_think_ms([args.bots], getattr(args, "think_ms", None))[0]
         try:
             parse_bot_spec(args.bots)  # a table's check: levels yes, the arena-only cheat no

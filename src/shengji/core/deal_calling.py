@@ -18,7 +18,7 @@ from shengji.core.cards import card_str
 from shengji.core.deal_record import DealRecord, wrong_phase
 from shengji.core.errors import IllegalAction, Reason
 from shengji.core.events import Event, FriendCalled
-from shengji.core.friend import FriendCall, nearest_holder
+from shengji.core.friend import FriendCall, call_allowed, nearest_holder
 from shengji.core.phases import Phase
 
 
@@ -49,6 +49,12 @@ def call_friend(
             Reason.BAD_CALL, f"call copy 1..{rs.decks} of a card, not {action.nth}"
         )
     assert state.dealer is not None
+    if not call_allowed(rs.friend_call, rs.decks, state.hands[state.dealer], action.card):
+        raise IllegalAction(
+            Reason.BAD_CALL,
+            f"call a card you hold a copy of, not {card_str(action.card)}: the friend holds "
+            "the other copy",
+        )
     s = state.writable(inplace)
     s.friend_call = FriendCall(action.card, action.nth)
     s.friend_seat = nearest_holder(action.card, state.dealer, state.hands) if nearest else None

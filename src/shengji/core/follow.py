@@ -58,9 +58,11 @@ class Lead:
     rungs: tuple[Rung, ...] | None
     """The ruleset's shape table for this lead, if it has one."""
     tractors: tuple[Component, ...]
-    """The lead's tractors, biggest first."""
+    """The lead's tractors that followers owe a tractor for, biggest first."""
     slots: tuple[tuple[int, int], ...]
-    """``(width, count)``: how many disjoint tuples of each width >= 2 the lead holds."""
+    """``(width, count)``: how many disjoint tuples of each width >= 2 followers owe."""
+    owes: bool
+    """Whether followers owe more than the suit (the house rules may protect them)."""
 
     def __init__(
         self,
@@ -70,6 +72,7 @@ class Lead:
         rungs: tuple[Rung, ...] | None,
         tractors: tuple[Component, ...],
         slots: tuple[tuple[int, int], ...],
+        owes: bool,
     ) -> None:
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "suit", suit)
@@ -77,6 +80,7 @@ class Lead:
         object.__setattr__(self, "rungs", rungs)
         object.__setattr__(self, "tractors", tractors)
         object.__setattr__(self, "slots", slots)
+        object.__setattr__(self, "owes", owes)
 
     @property
     def size(self) -> int:
@@ -85,8 +89,9 @@ class Lead:
 
     @property
     def has_structure(self) -> bool:
-        """Whether followers owe more than the suit (the lead has a tuple)."""
-        return any(u.width > 1 for u in self.units)
+        """Whether followers owe more than the suit (a tuple the house rules do not
+        protect)."""
+        return self.owes
 
     @property
     def is_throw(self) -> bool:
@@ -95,22 +100,55 @@ class Lead:
 
 
 @lru_cache(maxsize=4096)
-def _analyse(cards: tuple[int, ...], ctx: TrumpContext, follow_order: str) -> Lead:
+def _analyse(
+    cards: tuple[int, ...],
+    ctx: TrumpContext,
+    follow_order: str,
+    triple_follow: str = "triple-then-pair",
+    tractor_follow: str = "tractor-then-pairs",
+) -> Lead:
     suit = suit_of_play(cards, ctx)
     if suit is None:
         raise ValueError("a lead must be cards of one effective suit")
     units = tuple(decompose(cards, ctx))
     shapes = tuple(sorted(u.shape for u in units))
-    rungs = TABLES[follow_order].get(shapes)
-    tractors = tuple(sorted((u.shape for u in units if u.length > 1), reverse=True))
+    house_triple = triple_follow != "triple-then-pair" and (3, 1) in shapes
+    house_tractor = tractor_follow != "tractor-then-pairs" and any(u.length > 1 for u in units)
+    rungs = None if house_triple or house_tractor else TABLES[follow_order].get(shapes)
+    owed_tractor = tractor_follow in ("tractor-then-pairs", "tractor-only")
+    tractors = tuple(
+        sorted((u.shape for u in units if u.length > 1 and owed_tractor), reverse=True)
+    )
     widths = range(max(u.width for u in units), 1, -1)
-    slots = tuple((w, sum(u.length * (u.width // w) for u in units)) for w in widths)
-    return Lead(cards, suit, units, rungs, tractors, slots)
+    slots = tuple((w, sum(_owed_tuples(u, w, triple_follow, tractor_follow) for u in units))
+                  for w in widths)
+    owes = (len(rungs) > 1) if rungs is not None else bool(tractors) or any(c for _, c in slots)
+    return Lead(cards, suit, units, rungs, tractors, slots, owes)
+
+
+def _owed_tuples(unit: Unit, w: int, triple_follow: str, tractor_follow: str) -> int:
+    """How many disjoint ``w``-tuples a follower owes for ``unit`` under the house rules
+    (``Ruleset.triple_follow``, ``Ruleset.tractor_follow``): a tractor's pairs are owed
+    unless only a tractor is (``tractor-only``) or nothing is (``free``); a lone triple
+    owes a pair only under ``triple-then-pair``, a triple only unless ``free``."""
+    if unit.length > 1 and tractor_follow in ("tractor-only", "free"):
+        return 0
+    if unit.shape == (3, 1) and (
+        triple_follow == "free" or (w < 3 and triple_follow == "triple-only")
+    ):
+        return 0
+    return unit.length * (unit.width // w)
 
 
 def analyse_lead(cards: Sequence[int], ctx: TrumpContext, ruleset: Ruleset) -> Lead:
     """The ``Lead`` for these cards (cached)."""
-    return _analyse(tuple(sorted(cards)), ctx, ruleset.follow_order)
+    return _analyse(
+        tuple(sorted(cards)),
+        ctx,
+        ruleset.follow_order,
+        ruleset.triple_follow,
+        ruleset.tractor_follow,
+    )
 
 
 def structure_key(lead: Lead, pc: PosCounts) -> tuple[int, ...]:

@@ -64,6 +64,21 @@ def nearest_holder(card: int, dealer: int, hands: Sequence[Sequence[int]]) -> in
     return None
 
 
+def call_allowed(rule: str, decks: int, hand: Sequence[int], card: int) -> bool:
+    """Whether the dealer holding ``hand`` may call ``card`` (``Ruleset.friend_call``):
+    under ``other-copy`` only a card it holds some but not all copies of, unless it holds
+    no such card.
+
+    >>> from shengji.core.cards import counts_of, parse_card as c, parse_cards as p
+    >>> hand = counts_of(p("SA HK HK"))
+    >>> call_allowed("other-copy", 2, hand, c("SA")), call_allowed("other-copy", 2, hand, c("HK"))
+    (True, False)
+    """
+    if rule != "other-copy" or 0 < hand[card] < decks:
+        return True
+    return not any(0 < hand[k] < decks for k in range(54))
+
+
 def candidates(
     call: FriendCall,
     dealer: int,

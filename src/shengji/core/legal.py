@@ -42,6 +42,7 @@ from shengji.core.follow import (
     multiset_combos,
     structure_key,
 )
+from shengji.core.friend import call_allowed
 from shengji.core.order import TrumpContext
 from shengji.core.phases import PHASE_DEALING, PHASE_PLAYING, Phase
 from shengji.core.ruleset import Ruleset
@@ -216,8 +217,12 @@ class LegalActions:
             self.kind = "list"  # 找朋友: any card (nth-played: any copy 1..decks)
             rs = state.ruleset
             copies = 1 if rs.friend_rule == "nearest-holder" else rs.decks
+            hand = state.hands[seat]
             self.small = [
-                CallFriend(seat, card, nth) for nth in range(1, copies + 1) for card in range(54)
+                CallFriend(seat, card, nth)
+                for nth in range(1, copies + 1)
+                for card in range(54)
+                if call_allowed(rs.friend_call, rs.decks, hand, card)
             ]
         elif ph is Phase.NAMING and seat == state.to_act:
             self.kind = "list"

@@ -33,6 +33,9 @@ LevelShares = Literal["equal", "fixed", "elastic"]
 FriendRule = Literal["nearest-holder", "nth-played"]
 LevelTransfer = Literal["off", "opponents", "partners"]
 TakeoverDealer = Literal["next", "attackers-declare"]
+TripleFollow = Literal["triple-then-pair", "triple-only", "free"]
+TractorFollow = Literal["tractor-then-pairs", "pairs-only", "tractor-only", "free"]
+FriendCallRule = Literal["any", "other-copy"]
 
 
 @dataclass(frozen=True)
@@ -253,6 +256,22 @@ class Ruleset:
     """找朋友: who the call makes the friend. ``nearest-holder`` (seed 002): the seat nearest
     the dealer in play order holding the card at the call; ``nth-played``: the seat playing
     the called copy (1..decks) among the other seats (``core/friend.py``)."""
+    triple_follow: TripleFollow = "triple-then-pair"
+    """What a triple led alone asks of a follower holding more of the suit: a triple, else
+    a pair (``triple-then-pair``, every preset: ♠ led ``SK SK SK``, ``S3 S3 S4 S5`` owes
+    ``S3 S3``); a triple only (``triple-only``: ``S3 S4 S5`` may follow); or nothing beyond
+    the suit (``free``, the triple is "protected"). Not the default: the ruleset's shape
+    table (``follow_order``) gives way for lone-triple leads."""
+    tractor_follow: TractorFollow = "tractor-then-pairs"
+    """What a tractor asks of a follower: a tractor, else as many pairs
+    (``tractor-then-pairs``, every preset: ``SK SK SQ SQ`` owes ``S3 S3 S4 S4``, else
+    ``S3 S3 S7 S7``, else ``S3 S3`` + any); as many pairs, a tractor not needed
+    (``pairs-only``); a tractor if you hold one, else nothing (``tractor-only``); or only
+    the suit (``free``). Not the default: the shape table gives way for tractor leads."""
+    friend_call: FriendCallRule = "any"
+    """找朋友: which cards the dealer may call: any (``any``), or only a card it holds a copy
+    of but not every copy, so the friend holds "the other copy" (``other-copy``: holding one
+    ``SA`` of two, call ``SA``); a dealer holding no such card may call any card."""
     deck_points: int = field(default=0, init=False, compare=False)
     """Total points in the pack (100 per deck); derived."""
 
@@ -330,6 +349,17 @@ class Ruleset:
                 f"bid_min must be a multiple of bid_step ({self.bid_step}), not {self.bid_min}",
                 "bid_min",
             )
+        if self.kitty_formula == "last-trick-transfer" and self.kitty_size:
+            raise RulesetError(
+                "kitty_formula 'last-trick-transfer' moves the sides' own points and has no "
+                f"kitty to score: kitty_size must be 0, not {self.kitty_size}",
+                "kitty_formula",
+            )
+        if self.friend_call == "other-copy" and self.decks < 2:
+            raise RulesetError(
+                "friend_call 'other-copy' needs two decks or more (one deck has one copy)",
+                "friend_call",
+            )
         if len(self.name) > 40 or not self.name.isprintable():
             raise RulesetError("name must be at most 40 printable characters", "name")
         for name, allowed in _CHOICES.items():
@@ -396,7 +426,13 @@ _CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "level_transfer": ("off", "opponents", "partners"),
     "takeover_dealer": ("next", "attackers-declare"),
     "ruff_compare": ("biggest-structure",),
+    "triple_follow": ("triple-then-pair", "triple-only", "free"),
+    "tractor_follow": ("tractor-then-pairs", "pairs-only", "tractor-only", "free"),
+    "friend_call": ("any", "other-copy"),
 }
+
+FIELD_CHOICES: Final = _CHOICES
+"""The allowed values of every field with a fixed list of them, in the documented order."""
 
 
 STORED_BEFORE: Final[dict[str, Any]] = {
@@ -405,12 +441,16 @@ STORED_BEFORE: Final[dict[str, Any]] = {
     "bid_min": 0,
     "deal_order": "dealer",
     "player_aids": True,
+    "triple_follow": "triple-then-pair",
+    "tractor_follow": "tractor-then-pairs",
+    "friend_call": "any",
 }
 """Options added after rulesets were first stored, with the value a stored ruleset that
 lacks them was played under (``from_dict`` only: presets and ``Ruleset()`` use the
 defaults). Find-a-friend records from before the nearest-holder rule replay as played, and
 so do 联众 kitties, 竞标 bids, four-deck deals and tournament rooms from before their
-readings (docs/rules.md, Decisions 139–142)."""
+readings (docs/rules.md, Decisions 139–142), and every game from before the house rules
+(follow protection, the other-copy call) as today's rules play it."""
 
 
 def _convert(data: dict[str, Any], base: Ruleset | None = None) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from shengji.core.cards import (
 from shengji.core.declaring import settle
 from shengji.core.errors import ShengjiError
 from shengji.core.follow import follow_error
-from shengji.core.friend import FriendCall, friend_after_play, nearest_holder
+from shengji.core.friend import FriendCall, call_allowed, friend_after_play, nearest_holder
 from shengji.core.friend_levels import side_shares
 from shengji.core.order import TrumpContext, context_for
 from shengji.core.ruleset import Ruleset, preset
@@ -325,6 +325,11 @@ def _friend(r: _Request) -> dict[str, Any]:
         raise JudgeError(f"kitty has {len(kitty)} cards; {rs.name} buries {rs.kitty_size}")
     r.possible([c for h in hands for c in h] + kitty, "hands and kitty")
     counts = [counts_of(h) for h in hands]
+    if not call_allowed(rs.friend_call, rs.decks, counts[dealer], card):
+        raise JudgeError(
+            f"friend_call other-copy: the dealer must call a card it holds a copy of, not "
+            f"{card_str(card)} (it holds {counts[dealer][card]} of {rs.decks})"
+        )
     friend = nearest_holder(card, dealer, counts) if nearest else None
     held_by_others = sum(counts[p][card] for p in range(n) if p != dealer)
     alone = friend is None if nearest else held_by_others < nth

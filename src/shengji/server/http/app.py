@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import FastAPI
 from starlette.types import ASGIApp
 
-from shengji.server.http import games, history, meta, placement, players, rooms
+from shengji.server.http import games, history, meta, placement, players, rooms, saved_rules
 from shengji.server.http.bodylimit import BodyLimit
 from shengji.server.http.deps import Deps
 from shengji.server.http.headers import SecurityHeaders
@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None, lock: DataDirLock | None = None
     quotas = Quotas(settings.signup_rate, settings.room_rate, settings.room_rate_per_address,
                     settings.redis_url, settings.redis_prefix)  # shared through Redis if set
     deps = Deps(app.state, settings, quotas)
-    for module in (meta, players, rooms, placement, games, history):
+    for module in (meta, players, saved_rules, rooms, placement, games, history):
         app.include_router(module.routes(deps))
     app.socket_endpoint = socket_endpoint(deps)
     mount_web(app)  # last: the routes above win

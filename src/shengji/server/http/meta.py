@@ -18,6 +18,7 @@ from shengji.server.http.health import health_response
 from shengji.server.http.lan import is_loopback, share_base
 from shengji.server.http.ready import ready_response
 from shengji.server.table.catalog import preset_catalog
+from shengji.server.table.rule_fields import rule_fields
 from shengji.server.wire import messages as wire
 
 
@@ -51,6 +52,7 @@ def routes(deps: Deps) -> APIRouter:
             "presets": sorted(PRESETS),
             "preset_info": preset_catalog(),
             "bots": bot_names() + entry_point_names(),
+            "rule_fields": rule_fields(),  # the house-rules editor (server/table/rule_fields.py)
             "table": {  # the create-room form's pace defaults (room option ``table``)
                 "public": lobby.pace_defaults(private=False).to_dict(),
                 "private": lobby.pace_defaults(private=True).to_dict(),

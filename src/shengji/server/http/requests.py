@@ -48,3 +48,12 @@ class NewRoom(BaseModel):
     table: dict[str, Any] | None = None
     """The room's pace: ``{"turn_s": 30, "long_turn_s": 60, "next_deal_s": 30}`` (seconds,
     0: off; omitted: the defaults of a public or private room, server/table/options.py)."""
+
+
+class RulesCheck(BaseModel):
+    """``POST /api/rules/check``: a preset and options, checked as a new room would be."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+    preset: str = "classic"
+    options: dict[str, Any] = Field(default_factory=dict)

@@ -1,4 +1,5 @@
 """Rooms over HTTP: ``POST /api/rooms`` (a new room, every option checked first),
+``POST /api/rules/check`` (the same check of a preset and options, creating nothing),
 ``GET /api/rooms`` (the open public rooms, of every process with ``redis_url``) and
 ``GET /api/rooms/{code}``.
 """
@@ -13,9 +14,10 @@ from fastapi.responses import JSONResponse
 
 from shengji.server.http.deps import Deps, too_many
 from shengji.server.http.quotas import OverQuota, address_key
-from shengji.server.http.requests import NewRoom
+from shengji.server.http.requests import NewRoom, RulesCheck
 from shengji.server.live.lobby import LobbyError, LobbyFull
 from shengji.server.live.rooms import Room
+from shengji.server.table.rule_fields import check_rules
 from shengji.server.table.validate import OptionError, room_bots, room_ruleset
 
 
@@ -81,6 +83,15 @@ def routes(deps: Deps) -> APIRouter:
         for seat, name in sorted(bots.items()):
             room.add_bot(seat, name)
         return _room_json(room)
+
+    @api.post("/api/rules/check")
+    async def check(body: RulesCheck) -> Any:
+        """The house-rules editor's check: the ruleset and what differs from the preset, or
+        400 naming the field, as ``POST /api/rooms`` would answer (nothing is created)."""
+        try:
+            return check_rules(body.preset, body.options)
+        except OptionError as e:
+            return JSONResponse({"detail": e.message, "field": e.field}, status_code=400)
 
     @api.get("/api/rooms")
     async def list_rooms() -> list[Any]:

@@ -43,6 +43,19 @@ class PlayerRow(Base):
     created: Mapped[float] = mapped_column(Float)
 
 
+class SavedRulesRow(Base):
+    """A player's saved house rules: a name, the preset and the options over it (JSON)."""
+
+    __tablename__ = "saved_rules"
+    __table_args__ = (UniqueConstraint("player_id", "name", name="uq_saved_rules_player_name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(String(32), ForeignKey("players.id"), index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    preset: Mapped[str] = mapped_column(String(40))
+    options: Mapped[str] = mapped_column(Text)
+    saved: Mapped[float] = mapped_column(Float)
+
+
 class RoomRow(Base):
     """A room: what it plays and (in ``state``) who sits where, as JSON."""
 

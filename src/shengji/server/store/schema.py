@@ -15,7 +15,7 @@ Two processes starting on one empty PostgreSQL database at once migrate one afte
 other: the upgrade holds a transaction-level advisory lock and looks again once it has it.
 
 >>> head_revision()
-'0002'
+'0003'
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Persistence: ``Store`` opens the database and holds its repositories, one per
 concern, each the only code that speaks SQL for its tables (server/store/models.py):
-``players`` (server/store/players.py), ``rooms`` (rooms.py: rows, restoring, closing,
+``players`` (server/store/players.py), ``saved_rules`` (saved_rules.py: a player's house
+rules), ``rooms`` (rooms.py: rows, restoring, closing,
 quarantine), ``log`` (room_log.py: each room's log, through the group-commit writer),
 ``games`` (games.py: finished matches), ``ledger`` (ledger.py: ratings, balances, settling
 a deal once) and the leases' SQL (lease_store.py, with its fences).
@@ -37,6 +38,7 @@ from shengji.server.store.players import Players
 from shengji.server.store.repository import max_row_id
 from shengji.server.store.room_log import RoomLog
 from shengji.server.store.rooms import Rooms
+from shengji.server.store.saved_rules import SavedRules
 from shengji.server.store.sqlite_log_writer import SqliteLogWriter, sqlite_pragmas
 from shengji.server.store.write_faults import WriteHealth
 
@@ -76,6 +78,7 @@ class Store:
         file it commits on its own thread (server/store/sqlite_log_writer.py)."""
         shared = (self.sessions, self.health, self.fences, self.sqlite)
         self.players = Players(*shared)
+        self.saved_rules = SavedRules(*shared)
         self.rooms = Rooms(*shared)
         self.games = Games(*shared)
         self.ledger = Ledger(*shared)

@@ -102,7 +102,7 @@ async function main() {
   await S.checkPlayer();
   const q = new URLSearchParams(location.search).get("room");
   if (q) history.replaceState(null, "", `/#/room/${encodeURIComponent(q)}`);
-  else if (routePage() === "lobby") {
+  else if (routePage() === "lobby" && !location.hash.startsWith("#/new")) { // a rules link stays
     const last = localStorage.getItem("shengji.room");
     if (last && state.player) history.replaceState(null, "", `#/room/${last}`);
   }

@@ -7,8 +7,9 @@ export { applyDelta, project, savePlayer, set, state, subscribe } from "./store/
 export { canSelect, msLeft, myTurn, pendingAction, selectedCards } from "./store/selectors.js";
 export { act, getJSON, send } from "./store/socket.js";
 export {
-  answerVote, autoPlay, checkPlayer, createRoom, downloadRecord, enterRoom, exitRoom,
-  loadMeta, loadRooms, nextDeal, readEvents, register, setErrorHook,
+  answerVote, autoPlay, checkPlayer, checkRules, createRoom, downloadRecord, enterRoom, exitRoom,
+  forgetRules, loadMeta, loadRooms, nextDeal, readEvents, register, saveRules, savedRules,
+  setErrorHook,
 } from "./store/connection.js";
 export {
   armSelection, askHint, canPlay, checkSelection, clearSelection, playSelection, selectAction,

@@ -6,7 +6,7 @@
 import { cue } from "../sound.js";
 import { afterChange, onChecked, onHint, onRefused } from "./selection.js";
 import { myTurn } from "./selectors.js";
-import { closeSocket, getJSON, hasSocket, openSocket, postJSON, send } from "./socket.js";
+import { closeSocket, deleteJSON, getJSON, hasSocket, openSocket, postJSON, putJSON, send } from "./socket.js";
 import { applyDelta, notice, project, savePlayer, set, state } from "./state.js";
 
 let lastSeq = null;
@@ -35,6 +35,27 @@ export async function loadMeta() {
 
 export async function loadRooms() {
   set({ rooms: await getJSON("/api/rooms") });
+}
+
+/** The server's check of a preset with house rules (``POST /api/rules/check``): the
+ * ruleset and what changed, or an error whose ``field`` names the option at fault. */
+export function checkRules(preset, options) {
+  return postJSON("/api/rules/check", { preset, options });
+}
+
+/** The player's saved house rules: ``[{name, preset, options}]``. */
+export async function savedRules() {
+  return (await getJSON("/api/me/rules")).rules;
+}
+
+/** Save (or replace) a named rule set; the server checks it as a new room. */
+export function saveRules(name, preset, options) {
+  return putJSON(`/api/me/rules/${encodeURIComponent(name)}`, { preset, options });
+}
+
+/** Forget a saved rule set. */
+export function forgetRules(name) {
+  return deleteJSON(`/api/me/rules/${encodeURIComponent(name)}`);
 }
 
 export async function createRoom(body, start = false) {

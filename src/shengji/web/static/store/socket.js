@@ -15,6 +15,7 @@ async function api(path, opts = {}) {
   if (!r.ok) {
     const err = new Error(typeof body.detail === "string" ? body.detail : `HTTP ${r.status}`);
     err.status = r.status;
+    if (typeof body.field === "string") err.field = body.field; // the option at fault
     throw err;
   }
   return body;
@@ -23,6 +24,16 @@ async function api(path, opts = {}) {
 /** GET a JSON document of the API (with the token when signed in). */
 export function getJSON(path) {
   return api(path);
+}
+
+/** PUT a JSON body to the API. */
+export function putJSON(path, body) {
+  return api(path, { method: "PUT", body: JSON.stringify(body) });
+}
+
+/** DELETE a resource of the API. */
+export function deleteJSON(path) {
+  return api(path, { method: "DELETE" });
 }
 
 /** POST a JSON body to the API. */

@@ -8,6 +8,7 @@ import * as S from "../store.js";
 import { html } from "./html.js";
 import { LevelSequence, isShortSequence } from "./levels.js";
 import { displayName } from "./labels.js";
+import { HouseRules, onlyChanged, rulesFromHash } from "./house_rules.js";
 
 const { state } = S;
 
@@ -130,43 +131,52 @@ function presetInfo() {
 
 function CreateRoom() {
   const meta = state.meta;
-  const [preset, setPreset] = useState("classic");
+  const shared = rulesFromHash(); // a ``#/new?rules=…`` link: start from its rules
+  const [preset, setPreset] = useState(shared ? shared.preset : "classic");
   const [maxDeals, setMaxDeals] = useState("");
   const [priv, setPriv] = useState(false);
   const [fill, setFill] = useState("");
-  const [rebury, setRebury] = useState(false);
   const [stakes, setStakes] = useState(NO_STAKES);
-  const [extra, setExtra] = useState({}); // preset options changed in the form
+  const [extra, setExtraRaw] = useState(shared ? shared.options : {}); // changed ruleset fields
+  const [ruleErr, setRuleErr] = useState(null); // the server's refusal of the house rules
   const [pace, setPace] = useState({}); // pace fields changed in the form (seconds)
   const [err, setErr] = useState(null);
   const presets = presetInfo();
   const info = presets.find((p) => p.name === preset) || { name: preset, players: 4 };
+  const base = info.ruleset || {};
+  const setExtra = (next) => setExtraRaw(onlyChanged(next, info.ruleset));
+  const val = (k) => (k in extra ? extra[k] : base[k]);
+  const load = (rules) => {
+    setPreset(rules.preset);
+    setExtraRaw(rules.options);
+    setStakes(presetStakes(presets, rules.preset));
+  };
   const submit = async (e) => {
     e.preventDefault();
     setErr(null);
-    const body = { preset, private: priv, options: {}, table: paceBody(pace, priv) };
+    const body = { preset, private: priv, options: { ...extra }, table: paceBody(pace, priv) };
     if (maxDeals) body.max_deals = Number(maxDeals);
-    if (rebury) body.options.rebury = true;
-    Object.assign(body.options, extra);
     if (stakesBody(stakes)) body.stakes = stakesBody(stakes);
     else if (info.stakes && info.stakes.kind !== "plain") body.stakes = { kind: "plain" };
     if (fill) {
       body.bots = {};
-      for (let i = 1; i < (info.players || 4); i++) body.bots[i] = fill;
+      const seats = val("players") || info.players || 4;
+      for (let i = 1; i < seats; i++) body.bots[i] = fill;
     }
     try {
       const code = await S.createRoom(body);
       location.hash = `#/room/${code}`;
     } catch (x) {
+      if (x.field && x.field.startsWith("options.")) setRuleErr({ field: x.field, detail: x.message });
       setErr(x.message);
     }
   };
-  return html`<section class="panel">
+  return html`<section class="panel" id="new-room">
     <h2>${t("lobby.create")}</h2>
     <form onSubmit=${submit} class="create">
       <label>${t("lobby.preset")}
         <select data-testid="preset" value=${preset}
-          onChange=${(e) => { setPreset(e.target.value); setExtra({}); setStakes(presetStakes(presets, e.target.value)); }}>
+          onChange=${(e) => { setPreset(e.target.value); setExtraRaw({}); setStakes(presetStakes(presets, e.target.value)); }}>
           ${presets.map((p) => html`<option value=${p.name}>${t("preset." + p.name)}${
             p.playable === false ? " — " + t("lobby.not_playable") : ""}</option>`)}
         </select>
@@ -193,32 +203,31 @@ function CreateRoom() {
       </div>
       <${StakesFields} value=${stakes} onChange=${setStakes} />
       <${PaceFields} value=${pace} priv=${priv} onChange=${setPace} />
-      ${info.partnership === "find-friend" ? html`<${FriendOptions} info=${info} extra=${extra} onChange=${setExtra} />` : null}
-      ${info.ruleset && info.ruleset.rebury ? null : html`<label class="check"><input type="checkbox" checked=${rebury}
-        onChange=${(e) => setRebury(e.target.checked)} /> ${t("lobby.rebury")}</label>`}
-      <${NoAids} info=${info} extra=${extra} onChange=${setExtra} />
+      ${val("partnership") === "find-friend" ? html`<${FriendOptions} val=${val} extra=${extra} onChange=${setExtra} />` : null}
+      <label class="check"><input type="checkbox" checked=${!!val("rebury")} data-testid="rebury"
+        onChange=${(e) => setExtra({ ...extra, rebury: e.target.checked })} /> ${t("lobby.rebury")}</label>
+      <${NoAids} val=${val} extra=${extra} onChange=${setExtra} />
+      ${info.ruleset ? html`<${HouseRules} key=${preset} preset=${preset} base=${base} extra=${extra}
+        onChange=${setExtra} onLoad=${load} error=${ruleErr} onError=${setRuleErr} />` : null}
       <label class="check"><input type="checkbox" checked=${priv} data-testid="private"
         onChange=${(e) => setPriv(e.target.checked)} /> ${t("lobby.private")}</label>
-      <button class="primary" type="submit" data-testid="create">${t("lobby.create_btn")}</button>
-      ${err ? html`<p class="error">${err}</p>` : null}
+      <button class="primary" type="submit" data-testid="create" disabled=${!!ruleErr}>${t("lobby.create_btn")}</button>
+      ${err ? html`<p class="error" data-testid="create-error">${err}</p>` : null}
     </form>
   </section>`;
 }
 
 /** 不许查牌、不许提示 (the tournament sheet): no hints, last-trick view or card counter; the
  * preset's value (tournament: on) until changed. */
-function NoAids({ info, extra, onChange }) {
-  const rs = info.ruleset || {};
-  const off = "player_aids" in extra ? extra.player_aids === false : rs.player_aids === false;
+function NoAids({ val, extra, onChange }) {
+  const off = val("player_aids") === false;
   return html`<label class="check"><input type="checkbox" data-testid="no-aids" checked=${off}
     onChange=${(e) => onChange({ ...extra, player_aids: !e.target.checked })} /> ${t("lobby.no_aids")}</label>`;
 }
 
 /** Find-a-friend options (seed 002): how the dealer side shares its levels, and the J and A
  * kitty penalties; the preset's values until changed. */
-function FriendOptions({ info, extra, onChange }) {
-  const rs = info.ruleset || {};
-  const val = (k) => (k in extra ? extra[k] : rs[k]);
+function FriendOptions({ val, extra, onChange }) {
   const set = (k, v) => onChange({ ...extra, [k]: v });
   return html`<div class="grid2">
     <label>${t("lobby.level_shares")}

@@ -7,6 +7,7 @@ import * as S from "../store.js";
 import { html } from "./html.js";
 import { aidsOff, isAway, onLoopback, roomLink, seatName, teams } from "./labels.js";
 import { LevelSequence, isShortSequence } from "./levels.js";
+import { RulesDiff } from "./house_rules.js";
 
 const { state } = S;
 
@@ -38,6 +39,7 @@ export function WaitingRoom() {
       <p class="muted small" data-testid="room-pace">${paceLine(room.options)}</p>
       ${aidsOff() ? html`<p class="small" data-testid="room-no-aids">${t("room.no_aids")}</p>` : null}
       ${isShortSequence(room.ruleset.level_sequence) ? html`<p class="small"><${LevelSequence} seq=${room.ruleset.level_sequence} /></p>` : null}
+      <${RulesDiff} room=${room} />
       <div class="row">
         <input class="link" readonly value=${roomLink(room.code)} data-testid="room-link"
           onFocus=${(e) => e.target.select()} />
