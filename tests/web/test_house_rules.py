@@ -103,6 +103,12 @@ def test_house_rules_made_played_and_shared(
     diff.screenshot(path=str(artifacts / f"house-rules-room-{tag}.png"))
     page.get_by_test_id("ready").click()
     expect(page.get_by_test_id("hand")).to_be_visible()
+    # at the table the side column keeps them, folded
+    panel = page.get_by_test_id("rules-panel")
+    expect(panel).to_contain_text("5")
+    panel.locator("summary").click()
+    expect(panel.locator("li")).to_have_count(5)
+    panel.screenshot(path=str(artifacts / f"house-rules-table-{tag}.png"))
     play_until([page], lambda: state(page).get("summary") or state(page).get("matchOver"),
                timeout=240)
 

@@ -246,14 +246,35 @@ export function HouseRules({ preset, base, extra, onChange, onLoad, error, onErr
   </details>`;
 }
 
-/** A room's rules that differ from its preset (the waiting room's rules card). */
-export function RulesDiff({ room }) {
+/** The fields of a room's rules that differ from its preset's (``{}``: none), with the
+ * preset's ruleset; null before the server's presets are known. */
+function roomChanges(room) {
   const info = state.meta && (state.meta.preset_info || []).find((p) => p.name === room.preset);
   if (!info || !info.ruleset) return null;
   const changed = onlyChanged(
     Object.fromEntries(Object.entries(room.ruleset).filter(([k]) => k !== "name" && k in info.ruleset)),
     info.ruleset,
   );
+  return { info, changed };
+}
+
+/** During a match: the room's house rules in the side column, folded (nothing when the
+ * room plays its preset as it is). */
+export function RulesPanel({ room }) {
+  const c = roomChanges(room);
+  if (!c || !Object.keys(c.changed).length) return null;
+  return html`<details class="rulespanel" data-testid="rules-panel">
+    <summary>${t("rules.panel", { n: Object.keys(c.changed).length })}</summary>
+    <${RulesDiff} room=${room} />
+  </details>`;
+}
+
+/** A room's rules that differ from its preset (the waiting room's rules card, and the
+ * table's rules panel). */
+export function RulesDiff({ room }) {
+  const c = roomChanges(room);
+  if (!c) return null;
+  const { info, changed } = c;
   const keys = Object.keys(changed);
   if (!keys.length) return null;
   return html`<div class="rulesdiff" data-testid="rules-diff">

@@ -6,6 +6,7 @@ import { ActionBar } from "./actions.js";
 import { Chat } from "./chat.js";
 import { Felt } from "./felt.js";
 import { Hand } from "./hand.js";
+import { RulesPanel } from "./house_rules.js";
 import { html } from "./html.js";
 import { InfoBar } from "./infobar.js";
 import { MatchOver } from "./match_over.js";
@@ -47,6 +48,7 @@ export function RoomView() {
     <aside class="side">
       <${PointsPanel} />
       <${PlayedPanel} />
+      ${playing ? html`<${RulesPanel} room=${room} />` : null}
       <${OwnerControls} />
       ${playing && (g.deal_no > 0 || g.phase !== "dealing") ? html`<${Review} />` : null}
       <${Chat} />
