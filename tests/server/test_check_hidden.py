@@ -30,8 +30,9 @@ from shengji.server.table.effects import Send
 from shengji.server.table.model import Viewer
 from shengji.server.wire import messages as wire
 
-FOUR_DECKS_WITH_KITTY = preset("four-deck", {"kitty_size": 8})
-"""Others-void throws, and 8 kitty cards nobody but the dealer has seen."""
+FOUR_DECKS_WITH_KITTY = preset("four-deck", {"kitty_size": 8, "kitty_formula": "power-of-size"})
+"""Others-void throws, and 8 kitty cards nobody but the dealer has seen (a kitty is scored
+by a multiplier: the four-deck sheet's transfer has none to score, Decision 149)."""
 
 
 def _a_lead_by_a_seat_without_the_kitty(seed: int) -> DealState | None:
