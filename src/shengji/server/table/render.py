@@ -14,6 +14,9 @@ whose events differ (a card dealt to it).
 A connection that said ``hello`` with protocol version 3 is the audience ``Deltas(seat)``:
 it is sent a ``delta`` instead, the events and only the view fields the update changed
 since the view it holds (``wire.changes.Changes``, from the engine fields that changed).
+Only those fields are rendered (``wire.seat_view.FieldViews``: a field every audience sees
+alike once for all of them, a seat's own fields for that seat); whole views are rendered
+only for version-2 audiences and for a delta that starts a deal or a match.
 
 >>> frames = encoded_for(wire.Pong(seq=3), [0, 1, None])
 >>> frames[0] is frames[1] is frames[None]  # one encoding for every audience
