@@ -19,7 +19,9 @@ Protocol with the driver: stdin's first line is the config, one JSON object: ``w
 ``tables`` (``[[code, [5 tokens]], ...]``), ``start`` (a ``time.monotonic()`` instant: the
 clock is shared by every process of the machine), ``ramp_s`` (table starts spread over it),
 ``think`` (``[lo, hi]`` seconds, or ``[0, 0]``), ``batch`` (say ``batch: true`` in ``hello``
-and read frames of several messages, as the browser does). Once every table has been dealt its first
+and read frames of several messages, as the browser does), ``protocol`` (3, as the browser:
+``delta`` messages, set into the view the snapshot gave; 2: a whole view in every
+``update``). Once every table has been dealt its first
 deal and a seat has acted (or ``start_timeout_s`` passed) the process prints ``started K``;
 the driver answers with the measuring window, ``FROM TO`` (monotonic); 2 s after it the
 process prints one JSON object with the samples and counts and exits.
@@ -162,9 +164,13 @@ class Client:
         think: tuple[float, float],
         rng: random.Random,
         batch: bool = False,
+        protocol: int = 2,
     ) -> None:
         self.table, self.who, self.stats, self.think, self.rng = table, who, stats, think, rng
         self.batch = batch
+        self.protocol = protocol
+        self.view: dict[str, Any] | None = None
+        """Protocol 3: the view the snapshot gave, each delta's fields set into it."""
         self.ws: ClientConnection | None = None
         self.last_turn_seq = -1
         self.acting = False  # an act (or hint) of this seat is in flight
@@ -184,7 +190,9 @@ class Client:
             ) as ws:
                 self.ws = ws
                 self.stats.connected += 1
-                hello: dict[str, Any] = {"t": "hello", "v": 2, "token": self.table.tokens[self.who]}
+                hello: dict[str, Any] = {
+                    "t": "hello", "v": self.protocol, "token": self.table.tokens[self.who],
+                }
                 if self.batch:
                     hello["batch"] = True  # as the browser does (server from issue 15 on)
                 await ws.send(json.dumps(hello))
@@ -202,7 +210,11 @@ class Client:
     async def on_message(self, raw: str) -> None:
         self.stats.messages += 1
         t = raw[6 : raw.index('"', 6)]
-        if t == "update":
+        if t == "delta":
+            await self._delta(raw)
+        elif t == "snapshot":
+            self.view = json.loads(raw)["game"]
+        elif t == "update":
             now = time.monotonic()
             seq = int(raw[raw.rindex('"seq":') + 6 : -1])
             self._seen(seq, now)
@@ -235,6 +247,31 @@ class Client:
             room = json.loads(raw)["room"]
             if room["status"] == "waiting" and room["match_no"]:
                 await self._send('{"t":"ready","v":2}')
+
+    async def _delta(self, raw: str) -> None:
+        """Protocol 3: set the delta's fields into the view, then as for an ``update``."""
+        now = time.monotonic()
+        msg = json.loads(raw)
+        seq = msg["seq"]
+        self._seen(seq, now)
+        view = self.view
+        game = msg["game"]
+        if view is None:  # no view yet (the snapshot came before the match): a deal's
+            view = self.view = {}  # first delta brings every field
+        suits = game.pop("played_suits", None)
+        view.update(game)
+        if suits:
+            by_suit = {g["suit"]: g for g in suits}
+            view["played"] = [by_suit.get(g["suit"], g) for g in view["played"]]
+        if self.who == SPECTATOR:
+            return
+        if any(e["type"] == "deal_ended" for e in msg["events"]):
+            await self._later('{"t":"next_deal","v":2}')
+        if self.acting and seq > self.last_turn_seq:
+            self.acting = False
+        if view.get("to_act") == self.who and view.get("phase") != "dealing":
+            self.last_turn_seq = seq
+            self._act(view)
 
     def _seen(self, seq: int, now: float) -> None:
         """This client got update ``seq``: it carries every pending action answered below it."""
@@ -369,7 +406,9 @@ async def run(cfg: dict[str, Any]) -> dict[str, Any]:
     for i, table in enumerate(tables):
         at = start + ramp * i / n
         for who in range(5):
-            client = Client(table, who, stats, think, rng, bool(cfg.get("batch")))
+            client = Client(
+                table, who, stats, think, rng, bool(cfg.get("batch")), int(cfg.get("protocol", 2))
+            )
             tasks.append(asyncio.ensure_future(client.run(cfg["ws_base"], at)))
     deadline = start + ramp + float(cfg.get("start_timeout_s", 120.0))
     while len(stats.started) < len(tables) and loop.time() < deadline:

@@ -196,6 +196,7 @@ def run_point(
                     "seed": i,
                     "start_timeout_s": args.start_timeout,
                     "batch": batch,
+                    "protocol": args.protocol,
                 }
                 p = subprocess.Popen(
                     [*launcher(client_cpus, args.nice), sys.executable, str(CLIENTS)],
@@ -300,6 +301,7 @@ def run_point(
         "load_avg_1m": round(load0, 2),
         "think_s": list(think),
         "batch": batch,
+        "protocol": args.protocol,
         "pacing_s": pacing,
     }
 
@@ -542,6 +544,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", choices=("auto", "on", "off"), default="auto",
                     help="clients say batch: true in hello, as the browser does (auto: when "
                          "the server takes it)")
+    ap.add_argument("--protocol", type=int, choices=(2, 3), default=3,
+                    help="the clients' protocol: 3 deltas after a snapshot, as the browser "
+                         "speaks; 2 a whole view in every update")
     ap.add_argument("--target-ms", type=float, default=100.0)
     ap.add_argument("--client-procs", type=int, default=1)
     ap.add_argument("--client-lag-ms", type=float, default=50.0)

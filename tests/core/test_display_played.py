@@ -15,6 +15,8 @@ from shengji.core.display import (
     hand_groups,
     played_by_suit,
     played_counts,
+    seat_played,
+    shared_facts,
     table_facts,
 )
 from shengji.core.order import TRUMP
@@ -133,3 +135,18 @@ def test_a_hand_splits_into_runs_of_one_suit() -> None:
     assert all(len(s) == 1 for s in suits)
     assert len({next(iter(s)) for s in suits}) == len(suits)
     assert parse_cards(cards_str(f.hand)) == list(f.hand)
+
+
+@pytest.mark.parametrize("name", ["classic", "four-deck", "find-friend", "tournament"])
+def test_a_seats_counts_of_some_suits_equal_those_of_its_whole_facts(name: str) -> None:
+    """``seat_played`` (a delta's ``played_suits``: only some suits' counts) equals the
+    groups of those suits in the seat's whole ``table_facts``."""
+    rs = PRESETS[name]
+    for i, (state, _) in enumerate(_random_deal(name, 5, rs)):
+        shared = shared_facts(state)
+        suits = frozenset({i % 5, (i * 3 + 1) % 5})
+        for seat in range(rs.players):
+            whole = table_facts(state, seat, shared).played
+            assert seat_played(state, seat, shared, suits) == tuple(
+                g for g in whole if g.suit in suits
+            )

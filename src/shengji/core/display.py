@@ -186,10 +186,15 @@ def shared_facts(state: DealState) -> SharedFacts:
 
 
 def table_facts(
-    state: DealState, seat: int | None, shared: SharedFacts | None = None
+    state: DealState,
+    seat: int | None,
+    shared: SharedFacts | None = None,
+    *,
+    options: bool = True,
 ) -> TableFacts:
     """The display facts of ``state`` for ``seat`` (None: a spectator); ``shared``: this
-    state's ``shared_facts``, when several seats are rendered (computed here otherwise).
+    state's ``shared_facts``, when several seats are rendered (computed here otherwise);
+    ``options=False`` leaves ``options`` empty (not worked out: a delta that sends none).
 
     >>> from shengji.core.ruleset import PRESETS
     >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=None)
@@ -201,10 +206,10 @@ def table_facts(
     if seat is None:
         return shared.public
     ctx = _trump_context(state, seat)
-    options: tuple[Action, ...] = ()
-    legal = legal_actions(state, seat)
-    if legal.kind == "list":
-        options = tuple(a for a in legal.small if not isinstance(a, _CARD_ACTIONS))
+    choices: tuple[Action, ...] = ()
+    legal = legal_actions(state, seat) if options else None
+    if legal is not None and legal.kind == "list":
+        choices = tuple(a for a in legal.small if not isinstance(a, _CARD_ACTIONS))
     pub = shared.public
     same = ctx is shared.ctx
     hand, groups, played = _seat_cards(
@@ -218,7 +223,7 @@ def table_facts(
         played=played if state.ruleset.player_aids else (),
         trumps=pub.trumps if same else trump_kinds(ctx),
         hand=hand,
-        options=options,
+        options=choices,
         bury_count=pub.bury_count,
         roles=pub.roles,
         teams=pub.teams,
@@ -237,10 +242,7 @@ def _seat_cards(
     are the seat's. Equal to the three worked out apart (tests/core/test_display_played.py).
     """
     counts = state.hands[seat]
-    kitty: tuple[int, ...] = ()
-    knows_kitty = seat == state.kitty_holder and not state.kitty_kept
-    if knows_kitty and state.phase in (Phase.CALLING, Phase.PLAYING, Phase.DONE):
-        kitty = tuple(ctx.esuit[c] for c in state.kitty)
+    kitty = _known_kitty(state, seat, ctx)
     hand: list[int] = []
     groups: list[int] = []
     played: list[PlayedSuit] = []
@@ -255,6 +257,44 @@ def _seat_cards(
             groups.append(n)
         played.append(PlayedSuit(suit, pub.cards, pub.unseen - n - kitty.count(suit)))
     return tuple(hand), tuple(groups), tuple(played)
+
+
+def seat_played(
+    state: DealState, seat: int, shared: SharedFacts, suits: frozenset[int]
+) -> tuple[PlayedSuit, ...]:
+    """``table_facts(state, seat, shared).played``, the effective suits ``suits`` alone: only
+    the seat's cards of those suits are counted (what changed for a seat that saw cards
+    played; tests/core/test_display_played.py checks it against ``table_facts``).
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> s = DealState.new(PRESETS["classic"], seed=1, level=0, dealer=0)
+    >>> seat_played(s, 1, shared_facts(s), frozenset({4}))  # jokers and 2s, two decks
+    (PlayedSuit(suit=4, cards=(), unseen=12),)
+    """
+    if not state.ruleset.player_aids:
+        return ()
+    ctx = _trump_context(state, seat)
+    public = (
+        shared.played
+        if ctx is shared.ctx
+        else played_by_suit(state, None, ctx, shared.played_counts)
+    )
+    counts = state.hands[seat]
+    kitty = _known_kitty(state, seat, ctx)
+    out: list[PlayedSuit] = []
+    for (suit, kinds), pub in zip(suit_kinds(ctx), public, strict=True):
+        if suit in suits:
+            n = sum([counts[k] for k in kinds])
+            out.append(PlayedSuit(suit, pub.cards, pub.unseen - n - kitty.count(suit)))
+    return tuple(out)
+
+
+def _known_kitty(state: DealState, seat: int, ctx: TrumpContext) -> tuple[int, ...]:
+    """The effective suits of a kitty ``seat`` buried and still knows (none otherwise)."""
+    knows_kitty = seat == state.kitty_holder and not state.kitty_kept
+    if knows_kitty and state.phase in (Phase.CALLING, Phase.PLAYING, Phase.DONE):
+        return tuple(ctx.esuit[c] for c in state.kitty)
+    return ()
 
 
 def fixed_teams(ruleset: Ruleset) -> tuple[int, ...]:

@@ -14,6 +14,9 @@ whose events differ (a card dealt to it).
 A connection that said ``hello`` with protocol version 3 is the audience ``Deltas(seat)``:
 it is sent a ``delta`` instead, the events and only the view fields the update changed
 since the view it holds (``wire.changes.Changes``, from the engine fields that changed).
+Only those fields are rendered (``wire.seat_view.FieldViews``: a field every audience sees
+alike once for all of them, a seat's own fields for that seat); whole views are rendered
+only for version-2 audiences and for a delta that starts a deal or a match.
 
 >>> frames = encoded_for(wire.Pong(seq=3), [0, 1, None])
 >>> frames[0] is frames[1] is frames[None]  # one encoding for every audience
@@ -32,7 +35,7 @@ from shengji.core.match import MatchState
 from shengji.server.wire import messages as wire
 from shengji.server.wire.changes import Changes
 from shengji.server.wire.projection import RenderedEvent
-from shengji.server.wire.seat_view import game_view, game_views
+from shengji.server.wire.seat_view import FieldViews, game_view, game_views
 
 
 class Deltas(NamedTuple):
@@ -81,25 +84,32 @@ class UpdateEntry:
     def message_for(self, audience: Audience) -> wire.Update | wire.Delta:
         """The update as ``audience`` may see it."""
         seat = seat_of(audience)
+        if isinstance(audience, Deltas) and self.match is not None:
+            return self._delta(seat, FieldViews(self.match), None)
         game = None if self.match is None else game_view(self.match, seat)
-        if isinstance(audience, Deltas) and game is not None:
-            return self._delta(seat, game)
         return msgspec.structs.replace(self.base, events=self._events_for(seat), game=game)
 
     def encode_for(self, audiences: Iterable[Audience]) -> dict[Audience, bytes]:
-        """The update encoded once for each distinct audience of ``audiences``."""
+        """The update encoded once for each distinct audience of ``audiences``: whole views
+        rendered together for the version-2 audiences (and a delta that starts a deal), only
+        the changed fields for the others (``FieldViews``: what every audience sees alike
+        rendered once)."""
         wanted = list(dict.fromkeys(audiences))
-        seats = list(dict.fromkeys(seat_of(a) for a in wanted))
-        games = {} if self.match is None else game_views(self.match, seats)
+        m = self.match
+        whole = list(dict.fromkeys(
+            seat_of(a) for a in wanted
+            if not isinstance(a, Deltas) or self.changes(a.seat).full
+        ))
+        games = {} if m is None or not whole else game_views(m, whole)
+        fields = None if m is None else FieldViews(m)
         out: dict[Audience, bytes] = {}
         for a in wanted:
             seat = seat_of(a)
-            game = games.get(seat)
-            if isinstance(a, Deltas) and game is not None:
-                out[a] = wire.encode(self._delta(seat, game))
+            if isinstance(a, Deltas) and fields is not None:
+                out[a] = wire.encode(self._delta(seat, fields, games.get(seat)))
             else:
                 msg = msgspec.structs.replace(
-                    self.base, events=self._events_for(seat), game=game
+                    self.base, events=self._events_for(seat), game=games.get(seat)
                 )
                 out[a] = wire.encode(msg)
         return out
@@ -115,29 +125,33 @@ class UpdateEntry:
             self._changes = Changes(self.before, self.match)
         return self._changes
 
-    def _delta(self, seat: int | None, game: wire.GameView) -> wire.Delta:
+    def _delta(
+        self, seat: int | None, views: FieldViews, game: wire.GameView | None
+    ) -> wire.Delta:
+        """The delta for ``seat``: its whole view (``game``, or rendered now) when the
+        changes call for it, else only the changed fields, rendered from ``views``."""
         ch = self.changes(seat)
-        keyed: frozenset[str] | None = None
+        events = self._events_for(seat)
         if ch.full:
-            fields: Iterable[str] = wire.GAME_FIELDS
-        else:
-            fields = ch.fields(seat)
-            if ch.keyed_played:
-                keyed = ch.played_suits(seat)
-            if seat is not None and seat in self.own_before:
-                shared = self.changes(None)
-                fields = fields | shared.fields(seat)
-                if keyed is not None and shared.keyed_played:
-                    keyed = keyed | shared.played_suits(seat)
-                elif keyed is not None:
-                    keyed, fields = None, fields | {"played"}
-        part = {f: getattr(game, f) for f in fields}
+            if game is None:
+                game = game_view(views.match, seat)
+            whole = {f: getattr(game, f) for f in wire.GAME_FIELDS}
+            return wire.Delta(seq=self.base.seq, events=events, game=wire.GameDelta(**whole))
+        keyed: frozenset[str] | None = None
+        fields = ch.fields(seat)
+        if ch.keyed_played:
+            keyed = ch.played_suits(seat)
+        if seat is not None and seat in self.own_before:
+            shared = self.changes(None)
+            fields = fields | shared.fields(seat)
+            if keyed is not None and shared.keyed_played:
+                keyed = keyed | shared.played_suits(seat)
+            elif keyed is not None:
+                keyed, fields = None, fields | {"played"}
         if keyed is not None:
-            part.pop("played", None)
-            if keyed:
-                part["played_suits"] = [g for g in game.played if g.suit in keyed]
-        delta = wire.GameDelta(**part)
-        return wire.Delta(seq=self.base.seq, events=self._events_for(seat), game=delta)
+            fields = fields - {"played"}
+        part = views.fields(seat, fields, keyed or None)
+        return wire.Delta(seq=self.base.seq, events=events, game=wire.GameDelta(**part))
 
     def replay_forms(self) -> tuple[bytes, dict[int, bytes]]:
         """What a resuming client is resent, without ``game``: the form for everyone, and

@@ -11,14 +11,24 @@ the display facts, so that a browser computes no rule), and a finished deal's su
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from shengji.core.cards import RANKS, cards_str, trump_str
-from shengji.core.display import shared_facts, table_facts
+from shengji.core.display import SUIT_NAMES, SharedFacts, seat_played, shared_facts, table_facts
 from shengji.core.match import MatchState, team_levels_of
 from shengji.core.point_parts import kitty_penalty, point_parts
 from shengji.core.views import public_view, view_for
 from shengji.server.wire import messages as wire
-from shengji.server.wire.render import render_friend_call, render_seat_view, render_view
+from shengji.server.wire.render import (
+    PUBLIC_FIELDS,
+    SEAT_FACT_FIELDS,
+    ViewSource,
+    render_fields,
+    render_friend_call,
+    render_played,
+    render_seat_view,
+    render_view,
+)
 
 
 def level_names(m: MatchState, levels: tuple[int, ...]) -> list[str]:
@@ -69,6 +79,103 @@ def game_views(m: MatchState, seats: Iterable[int | None]) -> dict[int | None, w
             facts = table_facts(deal, seat, shared)
             out[seat] = render_seat_view(public, view_for(deal, seat), facts, shared.public)
     return out
+
+
+class FieldViews:
+    """The ``GameView`` fields of one match state, rendered on demand for the audiences of
+    one update (a delta's fields; whole views are ``game_views``): a field every audience
+    sees alike is rendered once and shared, a seat's own fields only for the seats that are
+    sent them, and a seat's display facts only when one of those needs them (its options
+    only when ``options`` is sent). Each field equals the same field of ``game_view``
+    (tests/server/test_field_views.py).
+
+    >>> from shengji.core.ruleset import PRESETS
+    >>> m = MatchState.new(PRESETS["classic"], seed=1, first_dealer=0)
+    >>> fv = FieldViews(m)
+    >>> fv.fields(0, ["to_act", "hand", "trumps"])
+    {'to_act': -1, 'hand': '', 'trumps': 'BJ LJ S2 H2 D2 C2'}
+    >>> fv.fields(None, ["to_act"])["to_act"] is fv.fields(0, ["to_act"])["to_act"]
+    True
+    """
+
+    __slots__ = ("_facts", "_public", "_src", "match")
+
+    def __init__(self, m: MatchState) -> None:
+        self.match = m
+        self._src: ViewSource | None = None
+        self._facts: SharedFacts | None = None
+        self._public: dict[str, Any] = {}
+
+    def _shared(self) -> tuple[ViewSource, SharedFacts]:
+        """The spectator's source (rendered once) and the state's shared facts."""
+        src, shared = self._src, self._facts
+        if src is None or shared is None:
+            m = self.match
+            shared = shared_facts(m.deal)
+            src = self._src = ViewSource(
+                public_view(m.deal),
+                level_names(m, m.team_levels),
+                m.is_over,
+                m.winner,
+                level_names(m, m.levels),
+                shared.public,
+                {},
+                frozenset(id(g.cards) for g in shared.public.played),
+            )
+            self._facts = shared
+        return src, shared
+
+    def fields(
+        self, seat: int | None, names: Iterable[str], played_suits: frozenset[str] | None = None
+    ) -> dict[str, Any]:
+        """The fields ``names`` of ``seat``'s (None: a spectator's) view and, with
+        ``played_suits``, that view's ``played`` groups of those suits as ``played_suits``."""
+        src, shared = self._shared()
+        public = self._public
+        out: dict[str, Any] = {}
+        own: list[str] = []
+        for name in names:
+            if name in PUBLIC_FIELDS:
+                value = public.get(name, _MISSING)
+                if value is _MISSING:
+                    value = public[name] = render_fields(src, (name,))[name]
+                out[name] = value
+            else:
+                own.append(name)
+        if not own and played_suits is None:
+            return out
+        played = None
+        if seat is not None:
+            deal = self.match.deal
+            facts = None
+            if any(n in _FACT_NAMES for n in own):
+                facts = table_facts(deal, seat, shared, options="options" in own)
+                if played_suits is not None:
+                    played = render_played(src, facts, played_suits)
+            elif played_suits is not None:  # only some suits' counts: not the whole facts
+                suits = frozenset(SUIT_NAMES.index(n) for n in played_suits)
+                played = render_played(
+                    src, seat_played(deal, seat, shared, suits), played_suits
+                )
+            if own:
+                src = ViewSource(
+                    view_for(deal, seat), src.team_levels, src.match_over, src.winner,
+                    src.seat_levels, facts, src.known, src.held,
+                )
+        elif played_suits is not None:
+            assert src.facts is not None
+            played = render_played(src, src.facts.played, played_suits)
+        if own:
+            out.update(render_fields(src, own))
+        if played is not None:
+            out["played_suits"] = played
+        return out
+
+
+_MISSING: Any = object()
+
+_FACT_NAMES = SEAT_FACT_FIELDS | {"hand"}
+"""The seat fields rendered from the seat's display facts (its hand in display order)."""
 
 
 def deal_summary(after: MatchState) -> wire.DealSummary:
