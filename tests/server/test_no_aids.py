@@ -15,7 +15,7 @@ import pytest
 from shengji.core.display import table_facts
 from shengji.core.ruleset import PRESETS, Ruleset, preset
 from shengji.core.state import DealState, Phase
-from shengji.core.views import view_for
+from shengji.core.views import public_view, view_for
 from shengji.server.table import Table, TableOptions
 from shengji.server.table.commands import ClientSaid, Opened, SeatBot
 from shengji.server.wire import messages as wire
@@ -88,7 +88,7 @@ def test_the_last_trick_and_the_card_counter_follow_the_flag(seat: int | None) -
     for rs, aids in ((NO_AIDS, False), (AIDS, True)):
         between, led = _mid_play(rs)
         for s, on_table in ((between, True), (led, False)):
-            view = view_for(s, seat)
+            view = public_view(s) if seat is None else view_for(s, seat)  # None: a spectator
             assert len(view.tricks) == 2  # the engine's view keeps them (bots' memory)
             g = render_view(view, ["2", "2"], False, None, facts=table_facts(s, seat))
             shown = aids or on_table
