@@ -19,7 +19,7 @@ def test_every_editable_field_is_a_ruleset_field_in_one_group() -> None:
     assert len(names) == len(set(names)) == len(EDITABLE)
     fields = set(Ruleset().to_dict())
     assert fields >= EDITABLE
-    assert fields - EDITABLE == {"name", "ruff_compare", "level_sequence", "must_play"}
+    assert fields - EDITABLE == {"name", "ruff_compare"}
     for g in rule_fields():
         for f in g["fields"]:
             if f["kind"] == "choice" and f["name"] in FIELD_CHOICES:

@@ -125,3 +125,30 @@ def test_house_rules_made_played_and_shared(
     assert errors == []
     other.close()
     ctx.close()
+
+
+def test_rank_lists_are_ticked_and_the_room_plays_them(
+    browser: Browser, site: str, artifacts: Path
+) -> None:
+    """Levels played and 必打 as ticked ranks: 2 5 10 J Q K A with 5 必打 gives a room whose
+    ruleset says so, and the waiting room lists both."""
+    ctx = browser.new_context(viewport=SIZES["phone"], locale="zh-CN")
+    page = ctx.new_page()
+    enter(page, site, "Ra")
+    page.get_by_test_id("preset").select_option("classic")
+    page.get_by_test_id("house-rules").locator("summary").click()
+    for rank in ("3", "4", "6", "7", "8", "9"):
+        page.get_by_test_id(f"rule-level_sequence-{rank}").uncheck()
+        expect(page.get_by_test_id("rules-count")).to_contain_text("1")
+    page.get_by_test_id("rule-must_play-5").check()
+    expect(page.get_by_test_id("rules-count")).to_contain_text("2")
+    page.get_by_test_id("field-level_sequence").screenshot(
+        path=str(artifacts / "house-rules-ranks-phone-zh.png"))
+    page.get_by_test_id("create").click()
+    page.wait_for_function("() => window.__shengji && window.__shengji.room")
+    ruleset = page.evaluate("() => window.__shengji.room.ruleset")
+    assert ruleset["level_sequence"] == ["2", "5", "10", "J", "Q", "K", "A"]
+    assert ruleset["must_play"] == ["5", "A"]
+    expect(page.get_by_test_id("diff-level_sequence")).to_contain_text("2 5 10 J Q K A")
+    expect(page.get_by_test_id("diff-must_play")).to_contain_text("5 A")
+    ctx.close()

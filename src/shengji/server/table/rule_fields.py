@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from shengji.core.cards import LEVELS
 from shengji.core.rules_file import changed_fields
 from shengji.core.ruleset import FIELD_CHOICES, LEVEL_TABLES, MAX_KITTY_CAP, Ruleset, preset
 from shengji.server.table.validate import room_ruleset
@@ -35,7 +36,8 @@ GROUPS: Final[dict[str, tuple[str, ...]]] = {
     "throws": ("throw_policy", "throw_forced", "failed_throw_penalty"),
     "kitty": ("kitty_formula", "kitty_cap", "kitty_throw_units", "rebury", "rebury_swap"),
     "levels": (
-        "level_table", "dealer_rotation", "takeover_dealer", "jack_kitty_reset",
+        "level_table", "level_sequence", "must_play", "dealer_rotation", "takeover_dealer",
+        "jack_kitty_reset",
     ),
     "partners": (
         "partnership", "friend_rule", "friend_call", "level_shares", "jack_kitty_penalty",
@@ -43,8 +45,7 @@ GROUPS: Final[dict[str, tuple[str, ...]]] = {
     ),
 }
 """Editable fields by group, in the order the editor shows them. Not editable: ``name``
-(the preset's), ``ruff_compare`` (one value), and the rank lists ``level_sequence`` and
-``must_play`` (a room takes its preset's)."""
+(the preset's) and ``ruff_compare`` (one value)."""
 
 _INT_BOUNDS: Final[dict[str, tuple[int, int]]] = {
     "decks": (1, 4),
@@ -84,6 +85,8 @@ def _field_spec(name: str, default: Any) -> dict[str, Any]:
         out = {"name": name, "kind": "choice", "choices": list(LEVEL_TABLES)}
     elif isinstance(default, bool):
         out = {"name": name, "kind": "bool"}
+    elif isinstance(default, list):  # a rank list (level_sequence, must_play): ticked ranks
+        out = {"name": name, "kind": "ranks", "ranks": list(LEVELS)}
     else:
         low, high = _INT_BOUNDS[name]
         out = {"name": name, "kind": "int", "min": low, "max": high}
@@ -94,7 +97,8 @@ def _field_spec(name: str, default: Any) -> dict[str, Any]:
 
 def rule_fields() -> list[dict[str, Any]]:
     """The editor's groups: ``[{"group", "fields": [{"name", "kind", ...}]}]``; ``kind``
-    ``bool``, ``int`` (``min``, ``max``) or ``choice`` (``choices``, in the order shown);
+    ``bool``, ``int`` (``min``, ``max``), ``choice`` (``choices``, in the order shown) or
+    ``ranks`` (a set of ``ranks``, sent in their order: ``["2", "5", "10", "A"]``);
     ``when``: the other fields' values under which the field matters."""
     defaults = Ruleset().to_dict()
     return [

@@ -58,7 +58,7 @@ export function rulesLink(preset, options) {
 export function valueText(name, value) {
   if (typeof value === "boolean") return value ? t("rules.on") : t("rules.off");
   if (typeof value === "string") return t(`rule.${name}.${value}`);
-  if (Array.isArray(value)) return value.join(" ");
+  if (Array.isArray(value)) return value.length ? value.map((r) => (r === "JK" ? t("rule.rank.JK") : r)).join(" ") : t("rules.none");
   return String(value);
 }
 
@@ -80,6 +80,15 @@ function Control({ field, value, onSet }) {
   if (field.kind === "bool") {
     return html`<input id=${id} type="checkbox" data-testid=${id} checked=${!!value}
       onChange=${(e) => onSet(e.target.checked)} />`;
+  }
+  if (field.kind === "ranks") {
+    // ticked ranks, kept in the order of the ranks (the server checks the set)
+    const on = new Set(value || []);
+    const flip = (r) => onSet(field.ranks.filter((x) => (x === r ? !on.has(r) : on.has(x))));
+    return html`<div class="rankset" id=${id} data-testid=${id} role="group">
+      ${field.ranks.map((r) => html`<label class="rank"><input type="checkbox" data-testid=${id + "-" + r}
+        checked=${on.has(r)} onChange=${() => flip(r)} />${r === "JK" ? t("rule.rank.JK") : r}</label>`)}
+    </div>`;
   }
   if (field.kind === "int") {
     return html`<input id=${id} type="number" data-testid=${id} min=${field.min} max=${field.max}
