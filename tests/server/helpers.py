@@ -136,8 +136,10 @@ def live_server(settings: Settings, app: FastAPI | None = None) -> Iterator[str]
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
-        thread.join(15)
+        thread.join(60)
         sock.close()
+        if thread.is_alive():
+            raise RuntimeError("the server did not stop within 60 s")
 
 
 def new_player(base: str, name: str) -> Msg:

@@ -421,7 +421,10 @@ def test_a_server_stopped_during_an_outage_stops_and_a_restart_replays_the_log(
         seen = watcher.last_seq
         watcher.close()
         stopping = time.monotonic()
-    assert time.monotonic() - stopping < 10  # the held write is given up, not waited for
+    # the held write is given up, not waited for (the drain waits 5 s for it; a loaded
+    # machine stretches the rest of the stop: once 15 s with the whole suite and three
+    # other jobs on two cores)
+    assert time.monotonic() - stopping < 30
     with live_server(fast_settings(str(tmp_path))) as base:  # the disk has room again
         c = Client(base, code, ann["token"], last_seq=seen)
         snap = c.wait(lambda m: m["t"] == "snapshot")
