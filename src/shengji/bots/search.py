@@ -137,6 +137,7 @@ class SearchBot:
         endgame_nodes: int = NODES,
         need: bool = True,
         stretch: float = STRETCH,
+        window: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.think_ms = think_ms
@@ -173,8 +174,12 @@ class SearchBot:
         self.solved = 0
         """Worlds' candidate positions solved exactly (the rest were rolled out)."""
         self._judges = [HeuristicBot(f"{seed}.judge.{k}") for k in range(6)]
-        self.chains = (Chains(self.rng, self._judges, chains, chain_steps, beta, burial)
-                       if chains > 0 else None)
+        self.window = window
+        """Judge the worlds by the declaring window too (``bots/declaration_inference.py``:
+        a seat whose dealt hand would have made the heuristic declare where it passed is a
+        miss, for the chains and ``draws``). Opt-in."""
+        self.chains = (Chains(self.rng, self._judges, chains, chain_steps, beta, burial,
+                              window) if chains > 0 else None)
         """Worlds kept across the deal's decisions and moved toward what the other seats'
         plays say (``bots/chains.py``): ``chains`` of them, ``chain_steps`` swaps proposed
         on one each time a world is taken from it; 0 draws every world afresh."""
@@ -343,7 +348,7 @@ class SearchBot:
             hands, kitty = sample_hidden(view, self.rng, evidence=evidence, tells=soft,
                                          burial=self.burial)
             miss = misses(view, hands, kitty, self._judges, None if best is None else fewest,
-                          self.burial)
+                          self.burial, self.window)
             if best is None or miss < fewest:
                 best, fewest = (hands, kitty), miss
                 if miss == 0:
