@@ -137,6 +137,9 @@ def test_the_search_solves_small_endgames_and_rolls_out_the_rest() -> None:
     off = SearchBot(seed=1, samples=MIN_WORLDS, endgame=0)
     off.choose(view, legal)
     assert off.solved == 0
+    small = SearchBot(seed=1, samples=MIN_WORLDS, endgame_nodes=1)  # every solve gives up
+    assert small.choose(view, legal) in legal and small.solved == 0
+    assert small.stats[-1][1] > 0  # ... and the worlds were rolled out instead
     early = position_after(PRESETS["classic"], 1, 10)
     seat = early.to_act
     assert seat is not None

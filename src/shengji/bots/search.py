@@ -305,9 +305,8 @@ class SearchBot:
         if (self.endgame and settled(state) and cards_left(state) <= self.endgame):
             try:
                 v = solver.solve(state)
-            except OutOfNodes:
-                solver.table.clear()
-                solver.nodes = 0
+            except OutOfNodes:  # too big: this world's other candidates are rolled out too
+                solver.limit = 0
             else:
                 self.solved += 1
                 return v
