@@ -13,7 +13,9 @@ variants, and the ladder (``bench/ladder.py``) measures levels per deal.
 A variant is ``name=key:value,...`` over ``SearchBot``'s knobs: ``ms`` (CPU think time),
 ``w`` (fixed worlds), ``margin``, ``conf``, ``cands``, ``minw``, ``rollout``, ``draws``,
 ``tells`` (1: weigh in the follows' tells, ``sampler.tells``), ``bury`` (1: search the burial
-too; with ``--bury``); ``truth`` (a diagnostic: this
+too; with ``--bury``), ``end`` (cards a seat at most for a world to be solved exactly, 0:
+never), ``need`` (0: the budget as before, no budget by need), ``window`` (1: judge the
+declaring window too); ``truth`` (a diagnostic: this
 share of the worlds is the true deal, to see how accurate worlds must be for a gain).
 
     .venv/bin/python bench/decisions.py --positions 400 --jobs 2 \\
@@ -61,9 +63,10 @@ class Position:
     """A burial's legal actions (a play decision's are rebuilt from the world)."""
 
 
-def positions(n: int, seed: int, bury: bool = False) -> list[Position]:
+def positions(n: int, seed: int, bury: bool = False, late: int = 0) -> list[Position]:
     """``n`` play decisions (more than one legal play) drawn from seeded heuristic deals;
-    ``bury``: ``n`` burials instead, one a deal (where ``burial_searchable``)."""
+    ``bury``: ``n`` burials instead, one a deal (where ``burial_searchable``); ``late``:
+    only decisions where no seat holds more than ``late`` cards (half of them drawn)."""
     rs = PRESETS["classic"]
     rng = random.Random(seed)
     out: list[Position] = []
@@ -88,7 +91,8 @@ def positions(n: int, seed: int, bury: bool = False) -> list[Position]:
                                         list(m.deal.kitty), 0, legal))
                     break
             elif (m.deal.phase is Phase.PLAYING and view is not None and _choices(legal) > 1
-                    and rng.random() < 0.1):
+                    and (not late or max(m.deal.hand_sizes) <= late)
+                    and rng.random() < (0.5 if late else 0.1)):
                 out.append(Position(view, [list(h) for h in m.deal.hands],
                                     list(m.deal.kitty), len(m.deal.tricks)))
             m, _ = m.apply(act)
@@ -123,7 +127,8 @@ def parse_variant(text: str) -> tuple[str, dict[str, Any]]:
             "conf": ("confidence", float), "cands": ("max_candidates", int),
             "minw": ("min_worlds", int), "rollout": ("rollout", str), "draws": ("draws", int),
             "tells": ("tells", lambda v: v == "1"), "bury": ("bury", lambda v: v == "1"),
-            "truth": ("truth", float), "chains": ("chains", int)}
+            "truth": ("truth", float), "chains": ("chains", int), "end": ("endgame", int),
+            "need": ("need", lambda v: v == "1"), "window": ("window", lambda v: v == "1")}
     kwargs: dict[str, Any] = {}
     for part in filter(None, spec.split(",")):
         key, _, value = part.partition(":")
@@ -137,8 +142,8 @@ _POSITIONS: list[Position] = []
 unpickle: mypyc's frozen classes refuse ``__setattr__``)."""
 
 
-def _draw(n: int, seed: int, bury: bool) -> None:
-    _POSITIONS[:] = positions(n, seed, bury)
+def _draw(n: int, seed: int, bury: bool, late: int) -> None:
+    _POSITIONS[:] = positions(n, seed, bury, late)
 
 
 def _work(job: tuple[int, list[str]]) -> dict[str, Any]:
@@ -214,18 +219,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--bury", action="store_true",
                         help="burials (one a deal) instead of play decisions")
+    parser.add_argument("--late", type=int, default=0, metavar="CARDS",
+                        help="only decisions where no seat holds more than CARDS cards")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--variant", action="append", default=[])
     parser.add_argument("--out", type=Path, default=RESULTS / "decisions.json")
     args = parser.parse_args(argv)
     variants = args.variant or ["base=ms:300"]
     t0 = time.monotonic()
-    where = positions(args.positions, args.seed, args.bury)
+    where = positions(args.positions, args.seed, args.bury, args.late)
     print(f"{len(where)} positions in {time.monotonic() - t0:.0f} s", file=sys.stderr)
     jobs = [(i, variants) for i in range(len(where))]
     rows: list[dict[str, Any]] = []
     _POSITIONS[:] = where
-    with multiprocessing.Pool(args.jobs, _draw, (args.positions, args.seed, args.bury)) \
+    with multiprocessing.Pool(args.jobs, _draw, (args.positions, args.seed, args.bury, args.late)) \
             if args.jobs > 1 else contextlib.nullcontext() as pool:
         done = pool.imap_unordered(_work, jobs) if pool is not None else map(_work, jobs)
         for k, row in enumerate(done, 1):
@@ -252,6 +259,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{name:<14} {s['per_decision']:>+14.4f} [{s['lo']:+.4f}, {s['hi']:+.4f}] "
               f"{s['nonzero_share']:>8.2f} {s['worlds_mean']:>7.1f} "
               f"{s['cpu_ms_median']:>7.0f}/{s['cpu_ms_p95']:.0f}")
+    for name in names[1:]:  # paired on the same positions against the first variant
+        diff = [r["gain"][name] - r["gain"][names[0]] for r in rows]
+        d = _summary(diff)
+        report[f"{name} - {names[0]}"] = d
+        print(f"{name} - {names[0]}: {d['per_decision']:+.4f} [{d['lo']:+.4f}, {d['hi']:+.4f}]"
+              f" (paired; {sum(1 for x in diff if x != 0)} of {len(diff)} differ)")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"summary": report, "rows": rows}, indent=1))
     return 0

@@ -9,6 +9,7 @@ as they ran.
 
 from __future__ import annotations
 
+from shengji.bots.cheat import CheatBot
 from shengji.bots.search import SearchBot
 
 
@@ -62,3 +63,27 @@ def burial300(seed: int | str) -> SearchBot:
     """``search:300`` (the level 高手 / ``expert``) with the burial evidence, today's default:
     its rung before (``search-300.jsonl``) ran without it."""
     return SearchBot(seed, think_ms=300.0, burial=True)
+
+
+def endgame300(seed: int | str) -> SearchBot:
+    """``search:300`` (``expert``) as it is now: the last tricks of each world solved exactly
+    (``bots/endgame.py``) and the budget by need (``search.settle``)."""
+    return SearchBot(seed, think_ms=300.0)
+
+
+def noend300(seed: int | str) -> SearchBot:
+    """``endgame300`` with every world rolled out to the end (no exact endgame): what the
+    solver adds, on the same deals."""
+    return SearchBot(seed, think_ms=300.0, endgame=0)
+
+
+def noneed300(seed: int | str) -> SearchBot:
+    """``endgame300`` with the budget as before (every decision runs until one candidate is
+    left or the budget is spent): what the budget by need changes."""
+    return SearchBot(seed, think_ms=300.0, need=False)
+
+
+def cheat_rollouts(seed: int | str) -> CheatBot:
+    """``cheat`` as it was before the exact endgames: heuristic rollouts in the true deal to
+    the last card (its plays are deterministic, so this replays the old reference exactly)."""
+    return CheatBot(seed, endgame=0)

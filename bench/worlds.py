@@ -54,7 +54,8 @@ def follow(deals: int, worlds: int, variants: list[str], seed: int) -> dict[str,
     kitty, the share of its cards the world puts there and how far off the world's kitty
     points are (mean absolute error). ``c12x6b2``: 12 chains, 6
     swaps per world, beta 2; a number: best of that many draws; a ``k`` after either: the
-    kitty inferred from the burial too (``SearchBot(burial=True)``)."""
+    kitty inferred from the burial too (``SearchBot(burial=True)``); a ``w`` after that: the
+    declaring window judged too (``SearchBot(window=True)``)."""
     rs = PRESETS["classic"]
     out: dict[str, Any] = {}
     for name in variants:
@@ -66,8 +67,9 @@ def follow(deals: int, worlds: int, variants: list[str], seed: int) -> dict[str,
         kitty_right: list[float] = []
         kitty_off: list[float] = []
         for k in range(deals):
-            kw: dict[str, Any] = {"burial": name.endswith("k")}
-            spec = name.removesuffix("k")
+            spec = name.removesuffix("w")
+            kw: dict[str, Any] = {"burial": spec.endswith("k"), "window": spec != name}
+            spec = spec.removesuffix("k")
             if spec.startswith("c"):
                 count, rest = spec[1:].split("x")
                 steps, beta = rest.split("b")

@@ -102,7 +102,7 @@ class Chains:
 
     def __init__(self, rng: random.Random, judges: Sequence[HeuristicBot],
                  count: int = COUNT, steps: int = STEPS, beta: float = BETA,
-                 burial: bool = False) -> None:
+                 burial: bool = False, window: bool = False) -> None:
         self.rng = rng
         self.judges = judges
         self.count = count
@@ -111,6 +111,9 @@ class Chains:
         self.burial = burial
         """Judge the hidden kitty by the burial too (``buried``): worlds start from what
         the burier would have buried, and a kitty card it would not have is a miss."""
+        self.window = window
+        """Judge the declaring window too (``declaration_inference``): a seat whose dealt
+        hand would have made the heuristic declare where it passed is a miss."""
         self.chains: list[Chain] = []
         self.key: tuple[object, ...] | None = None
         self.next = 0
@@ -177,7 +180,8 @@ class Chains:
 
     def _score(self, view: DealView, hands: list[list[int]], kitty: list[int]
                ) -> tuple[int, list[int]]:
-        counts = seat_misses(view, hands, kitty, self.judges, burial=self.burial)
+        counts = seat_misses(view, hands, kitty, self.judges, burial=self.burial,
+                             window=self.window)
         if counts is None:
             return IMPOSSIBLE, [0] * len(hands)
         return sum(counts), counts
@@ -335,7 +339,7 @@ class Chains:
             rest = chain.misses - sum(chain.by_seat[s] for s in judged)
             limit = chain.misses - math.log(1.0 - self.rng.random()) / self.beta
             counts = seat_misses(ev.view, hands, kitty, self.judges, judged,
-                                 int(limit - rest), self.burial)
+                                 int(limit - rest), self.burial, self.window)
             if counts is not None and rest + sum(counts) <= limit:
                 chain.misses = rest + sum(counts)
                 for s in judged:

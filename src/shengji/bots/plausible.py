@@ -34,6 +34,7 @@ from collections.abc import Collection, Sequence
 from typing import Final
 
 from shengji.bots.burial_inference import burial_misses, burier
+from shengji.bots.declaration_inference import window_misses
 from shengji.bots.heuristic import HeuristicBot
 from shengji.core.actions import Play
 from shengji.core.determinize import start_of_play
@@ -52,11 +53,12 @@ def misses(
     bots: Sequence[HeuristicBot],
     stop: int | None = None,
     burial: bool = False,
+    window: bool = False,
 ) -> int:
     """Plays of the other seats that the heuristic (``bots``, one per seat) would not
     have made in this world (``IMPOSSIBLE`` when the plays rule it out); counting stops
     once past ``stop``."""
-    counts = seat_misses(view, hands, kitty, bots, None, stop, burial)
+    counts = seat_misses(view, hands, kitty, bots, None, stop, burial, window)
     return IMPOSSIBLE if counts is None else sum(counts)
 
 
@@ -68,17 +70,28 @@ def seat_misses(
     seats: Collection[int] | None = None,
     stop: int | None = None,
     burial: bool = False,
+    window: bool = False,
 ) -> list[int] | None:
     """``misses`` seat by seat, judging only ``seats`` (every other seat when None; the
     others count 0): a seat's choices depend on its own hand and what all see, so a swap
     of cards between two seats changes only theirs. None when the plays rule the world
     out; counting stops once the sum is past ``stop``. ``burial``: the burier's count
-    includes the kitty cards it would not have buried (``burial_inference.burial_misses``)."""
+    includes the kitty cards it would not have buried (``burial_inference.burial_misses``);
+    ``window``: each seat's count includes a declaring-window turn at which the heuristic
+    would not have passed with the dealt hand this world gives it
+    (``declaration_inference.window_misses``)."""
     counts = [0] * len(view.hand_sizes)
     miss = 0
+    if window:
+        counts = window_misses(view, hands, kitty, bots, seats)
+        miss = sum(counts)
+        if stop is not None and miss > stop:
+            return counts
     h = burier(view) if burial else None
     if h is not None and (seats is None or h in seats):
-        counts[h] = miss = burial_misses(view, hands, kitty)
+        buried = burial_misses(view, hands, kitty)
+        counts[h] += buried
+        miss += buried
         if stop is not None and miss > stop:
             return counts
     state = start_of_play(view, hands, kitty)

@@ -31,6 +31,7 @@ from typing import Final
 from shengji.bots.base import Bot
 from shengji.bots.burial_choice import burial_options
 from shengji.bots.chains import BETA, COUNT, STEPS, Chains, usable
+from shengji.bots.endgame import NODES, OutOfNodes, Solver, cards_left, settled
 from shengji.bots.heuristic import HeuristicBot
 from shengji.bots.plausible import misses
 from shengji.bots.random_bot import RandomBot
@@ -54,6 +55,12 @@ CONFIDENCE: Final = 2.0
 """... and the gain must be this many standard errors above zero (paired over worlds)."""
 POINT_WEIGHT: Final = 1 / 120
 """Deal value of one attacker point (a smooth proxy between the level table's steps)."""
+ENDGAME: Final = 3
+"""A world is solved exactly (``bots/endgame.py``) once no seat holds more cards than this
+after the candidate's play; rolled out before (or when the solve outgrows its nodes)."""
+STRETCH: Final = 1.15
+"""With budget by need, a decision whose top moves are still close may think this many
+times its budget (the cap: no world is started that would end past it)."""
 
 
 def deal_value(result: DealResult, seat: int) -> float:
@@ -126,6 +133,11 @@ class SearchBot:
         chain_steps: int = STEPS,
         beta: float = BETA,
         burial: bool = True,
+        endgame: int = ENDGAME,
+        endgame_nodes: int = NODES,
+        need: bool = True,
+        stretch: float = STRETCH,
+        window: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.think_ms = think_ms
@@ -149,9 +161,25 @@ class SearchBot:
         self.burial = burial
         """Infer the hidden kitty from the burial too (``bots/burial_inference.py``): worlds whose
         kitty is what its burier would have buried."""
+        self.endgame = endgame
+        """Solve a world exactly once every seat holds at most this many cards (0: never),
+        visiting at most ``endgame_nodes`` positions a world (then it is rolled out)."""
+        self.endgame_nodes = endgame_nodes
+        self.need = need
+        """Budget by need (``settle``): stop once one move dominates, drop alternatives that
+        cannot reach the overrule, and think up to ``stretch`` times the budget while the
+        top moves are close. Off: every decision runs until one candidate is left or the
+        budget is spent."""
+        self.stretch = stretch
+        self.solved = 0
+        """Worlds' candidate positions solved exactly (the rest were rolled out)."""
         self._judges = [HeuristicBot(f"{seed}.judge.{k}") for k in range(6)]
-        self.chains = (Chains(self.rng, self._judges, chains, chain_steps, beta, burial)
-                       if chains > 0 else None)
+        self.window = window
+        """Judge the worlds by the declaring window too (``bots/declaration_inference.py``:
+        a seat whose dealt hand would have made the heuristic declare where it passed is a
+        miss, for the chains and ``draws``). Opt-in."""
+        self.chains = (Chains(self.rng, self._judges, chains, chain_steps, beta, burial,
+                              window) if chains > 0 else None)
         """Worlds kept across the deal's decisions and moved toward what the other seats'
         plays say (``bots/chains.py``): ``chains`` of them, ``chain_steps`` swaps proposed
         on one each time a world is taken from it; 0 draws every world afresh."""
@@ -206,57 +234,83 @@ class SearchBot:
               cpu0: float) -> int:
         """Which of ``n`` candidates to take (0 is the policy's choice): each is played out
         in the same sampled worlds (``start(hands, kitty, i)``: candidate ``i``'s world, to
-        roll out) and compared with candidate 0 world by world, within the budget counted
-        from ``cpu0`` (the decision's start, ``time.thread_time``)."""
+        roll out or solve) and compared with candidate 0 world by world, within the budget
+        counted from ``cpu0`` (the decision's start, ``time.thread_time``)."""
         assert view.seat is not None
-        budget = math.inf if self.samples is not None else cpu0 + self.think_ms / 1000
+        seat = view.seat
+        timed = self.samples is None or self.deadline is not None
+        think = self.think_ms / 1000
+        budget = math.inf if self.samples is not None else cpu0 + think
+        stretched = budget if not self.need else cpu0 + think * self.stretch
         wall = math.inf if self.deadline is None else self.deadline
-        diff = [0.0] * n  # paired gains over candidate 0, summed over worlds
-        diff2 = [0.0] * n
+        values: list[list[float]] = [[] for _ in range(n)]  # per candidate, per world
         active = list(range(n))
         worlds = rollouts = 0
-        timed = budget < math.inf or wall < math.inf
+        close = False
+        chosen: int | None = None
         # the longest rollout so far (CPU, wall): none is started that would overrun
         slowest = slowest_wall = drawing = 0.0
         while len(active) > 1 and not (self.samples is not None and worlds >= self.samples):
             n_active = len(active)
-            if timed and (time.thread_time() + drawing + slowest * n_active >= budget
+            limit = stretched if close else budget
+            if timed and (time.thread_time() + drawing + slowest * n_active >= limit
                           or time.monotonic() + slowest_wall * n_active >= wall):
                 break  # a world only counts when every active candidate was played in it
             t0 = time.thread_time()
             hands, kitty = self.world(view)
             drawing = max(drawing, time.thread_time() - t0)
-            values: dict[int, float] = {}
+            got: dict[int, float] = {}
+            solver = Solver(lambda r: deal_value(r, seat), seat, self.endgame_nodes)
             for i in active:
                 t0, t0_wall = time.thread_time(), time.monotonic()
-                if timed and (t0 + slowest >= budget or t0_wall + slowest_wall >= wall):
+                if timed and (t0 + slowest >= limit or t0_wall + slowest_wall >= wall):
                     break
-                values[i] = deal_value(rollout(start(hands, kitty, i), self.players), view.seat)
+                got[i] = self._value(start(hands, kitty, i), seat, solver)
                 rollouts += 1
                 slowest = max(slowest, time.thread_time() - t0)
                 slowest_wall = max(slowest_wall, time.monotonic() - t0_wall)
-            if len(values) < len(active):
+            if len(got) < len(active):
                 break
             worlds += 1
             for i in active:
-                d = values[i] - values[0]
-                diff[i] += d
-                diff2[i] += d * d
+                values[i].append(got[i])
             if worlds >= self.min_worlds:
-                # Drop alternatives that are clearly no better than the policy's choice.
-                active = [i for i in active if i == 0 or _upper(diff[i], diff2[i], worlds) > 0]
+                if self.need and self.samples is None:
+                    active, chosen, close = settle(values, active, self.margin,
+                                                   self.confidence)
+                    if chosen is not None:
+                        break
+                else:
+                    # Drop alternatives that are clearly no better than the policy's choice.
+                    active = [i for i in active
+                              if i == 0 or _upper(*_sums(values, i), worlds) > 0]
         self.last_worlds = worlds
         self.stats.append((worlds, rollouts, time.thread_time() - cpu0))
         self.searched += 1
-        best = 0
-        if worlds >= self.min_worlds:
+        best = 0 if chosen is None else chosen
+        if chosen is None and worlds >= self.min_worlds:
             for i in active:
-                mean = diff[i] / worlds
-                sure = mean > self.margin and _z(diff[i], diff2[i], worlds) >= self.confidence
-                if sure and (best == 0 or mean > diff[best] / worlds):
+                total, total2 = _sums(values, i)
+                mean = total / worlds
+                sure = mean > self.margin and _z(total, total2, worlds) >= self.confidence
+                if sure and (best == 0 or mean > sum(values[best]) / worlds
+                             - sum(values[0]) / worlds):
                     best = i
         self.overruled += best != 0
         return best
+
+    def _value(self, state: DealState, seat: int, solver: Solver) -> float:
+        """The deal's value for ``seat`` from ``state`` (changed): solved exactly when it is
+        small enough (``endgame``), else played out by the rollout players."""
+        if (self.endgame and settled(state) and cards_left(state) <= self.endgame):
+            try:
+                v = solver.solve(state)
+            except OutOfNodes:  # too big: this world's other candidates are rolled out too
+                solver.limit = 0
+            else:
+                self.solved += 1
+                return v
+        return deal_value(rollout(state, self.players), seat)
 
     def burials(self, view: DealView, legal: LegalActions) -> list[Bury]:
         """The policy's burial and the next cheapest by its costs
@@ -293,7 +347,7 @@ class SearchBot:
             hands, kitty = sample_hidden(view, self.rng, evidence=evidence, tells=soft,
                                          burial=self.burial)
             miss = misses(view, hands, kitty, self._judges, None if best is None else fewest,
-                          self.burial)
+                          self.burial, self.window)
             if best is None or miss < fewest:
                 best, fewest = (hands, kitty), miss
                 if miss == 0:
@@ -333,6 +387,70 @@ class SearchBot:
                     break
                 add(action)
         return out
+
+
+def settle(values: Sequence[Sequence[float]], active: list[int], margin: float,
+           confidence: float) -> tuple[list[int], int | None, bool]:
+    """Budget by need, after a world: ``values[i]`` is candidate ``i``'s deal value in each
+    world so far (0: the policy's choice, every candidate of ``active`` played in all).
+    Returns the candidates still worth playing, the one to take now if one dominates, and
+    whether the choice is close (worth thinking past the budget).
+
+    - An alternative whose mean gain over candidate 0 is surely below ``margin`` (two
+      standard errors, paired) can no longer overrule it: dropped.
+    - One alternative dominates when it would overrule (mean gain above ``margin`` and
+      ``confidence`` standard errors above zero) and is surely above every other one left
+      (paired, two standard errors): taken now.
+    - Close: some alternative may still overrule but is not sure yet, or two that would
+      are not yet apart.
+
+    >>> settle([[0.0] * 8, [-1.0] * 8, [-0.5, 0.0] * 4], [0, 1, 2], 0.05, 2.0)
+    ([0], None, False)
+    >>> settle([[0.0] * 8, [1.0] * 8, [0.0, 0.5] * 4], [0, 1, 2], 0.05, 2.0)
+    ([0, 1, 2], 1, False)
+    >>> settle([[0.0] * 8, [0.5, -0.3] * 4], [0, 1], 0.05, 2.0)
+    ([0, 1], None, True)
+    """
+    worlds = len(values[0])
+
+    def gains(i: int, j: int) -> tuple[float, float, float]:
+        d = [a - b for a, b in zip(values[i], values[j], strict=True)]
+        total = sum(d)
+        mean, se = _mean_se(total, sum(x * x for x in d), worlds)
+        return mean, se, total
+
+    kept = [0]
+    sure: list[int] = []
+    doubt = False
+    for i in active:
+        if i == 0:
+            continue
+        mean, se, _ = gains(i, 0)
+        if mean + 2 * se <= margin:
+            continue
+        kept.append(i)
+        if mean > margin and (mean / se if se > 1e-12 else math.inf) >= confidence:
+            sure.append(i)
+        else:
+            doubt = True
+    if sure:
+        top = max(sure, key=lambda i: sum(values[i]))
+        apart = all(j == top or gains(top, j)[0] - 2 * gains(top, j)[1] > 0
+                    for j in kept if j != 0)
+        if apart:
+            return kept, top, False
+        doubt = True
+    return kept, None, doubt
+
+
+def _sums(values: Sequence[Sequence[float]], i: int) -> tuple[float, float]:
+    """Sum and sum of squares of candidate ``i``'s paired gains over candidate 0."""
+    total = total2 = 0.0
+    for a, b in zip(values[i], values[0], strict=True):
+        d = a - b
+        total += d
+        total2 += d * d
+    return total, total2
 
 
 def _mean_se(total: float, total2: float, n: int) -> tuple[float, float]:
