@@ -75,11 +75,14 @@ test-lowest:
 # answering on 127.0.0.1:5432 (scripts/postgres_for_tests.sh starts or installs one when
 # root); skipped, saying why, when there is none. PG_TESTS picks the tests (default all).
 PG_TESTS ?= tests/server
+# four workers on two cores: the PostgreSQL pass waits on the database (each worker near a
+# quarter of a core with two), so more of them overlap the waits
+PG_WORKERS ?= 4
 test-postgres: setup-dev
 	@url=$$(PY=$(BIN)/python bash scripts/postgres_for_tests.sh) \
 		|| { echo "test-postgres skipped: no PostgreSQL to test against (reason above)"; exit 0; }; \
 	echo "test-postgres: the server tests against $$url"; \
-	SHENGJI_TEST_DATABASE_URL=$$url $(BIN)/python -m pytest -n 2 -p no:cacheprovider $(PG_TESTS)
+	SHENGJI_TEST_DATABASE_URL=$$url $(BIN)/python -m pytest -n $(PG_WORKERS) -p no:cacheprovider --durations=10 $(PG_TESTS)
 
 bench: setup
 	$(BIN)/python bench/rules.py
