@@ -25,8 +25,10 @@ def _post(base: str, token: str, body: dict[str, Any]) -> httpx.Response:
 
 
 def _plays_one_deal(base: str, token: str, room: dict[str, Any]) -> None:
-    """Bots in every seat: the room's first deal is dealt, played and ends (match over)."""
-    c = Client(base, room["code"], token)
+    """Bots in every seat: the room's first deal is dealt, played and ends (match over).
+    The client resumes from seq 0: a deal of two cards a seat (kitty 208 of 216) can end
+    before a loaded machine lets the client join, and the room's backlog replays it."""
+    c = Client(base, room["code"], token, last_seq=0)
     try:
         over = c.wait(lambda m: m["t"] == "match_over", timeout=120)
     finally:
