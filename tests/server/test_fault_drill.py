@@ -321,6 +321,25 @@ class Postgres:
                 pytest.skip("running as root without runuser: cannot start PostgreSQL")
             self.as_user = [runuser, "-u", "postgres", "--"]
 
+    @classmethod
+    def with_database(cls) -> Postgres:
+        """A started server holding an empty database ``shengji`` (``url``); the caller
+        stops it. Skips the test without asyncpg or PostgreSQL's binaries."""
+        pytest.importorskip(
+            "asyncpg", reason="needs the postgres extra: pip install -e '.[postgres]'"
+        )
+        pg = cls()
+        if pg.bin is None:
+            pytest.skip("PostgreSQL's initdb not found (apt-get install postgresql)")
+        pg.init()
+        pg.start()
+        try:
+            pg.run("createdb", "-h", "127.0.0.1", "-p", str(pg.port), "-U", "shengji", "shengji")
+        except BaseException:
+            pg.stop()
+            raise
+        return pg
+
     def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         assert self.bin is not None
         cmd = [*self.as_user, str(self.bin / args[0]), *args[1:]]
@@ -365,14 +384,8 @@ class Postgres:
 
 
 def test_postgres_stopped_for_five_seconds_stalls_no_table(tmp_path: Path) -> None:
-    pytest.importorskip("asyncpg", reason="needs the postgres extra: pip install -e '.[postgres]'")
-    pg = Postgres()
-    if pg.bin is None:
-        pytest.skip("PostgreSQL's initdb not found (apt-get install postgresql)")
-    pg.init()
-    pg.start()
+    pg = Postgres.with_database()
     try:
-        pg.run("createdb", "-h", "127.0.0.1", "-p", str(pg.port), "-U", "shengji", "shengji")
         with serving(tmp_path, {"SHENGJI_DATABASE_URL": pg.url}) as (base, _proc):
             drill = Drill(base)
             drill.start(deals=2)

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from shengji.core.record import GameRecord
 from tests.server.test_fault_drill import (
@@ -89,14 +88,8 @@ class Load:
 
 
 def test_postgres_away_fifteen_seconds_under_load(tmp_path: Path) -> None:
-    pytest.importorskip("asyncpg", reason="needs the postgres extra: pip install -e '.[postgres]'")
-    pg = Postgres()
-    if pg.bin is None:
-        pytest.skip("PostgreSQL's initdb not found (apt-get install postgresql)")
-    pg.init()
-    pg.start()
+    pg = Postgres.with_database()
     try:
-        pg.run("createdb", "-h", "127.0.0.1", "-p", str(pg.port), "-U", "shengji", "shengji")
         with serving(tmp_path, {"SHENGJI_DATABASE_URL": pg.url, **DEFAULTS}) as (base, _proc):
             drill = Drill(base)
             drill.start(deals=2)
