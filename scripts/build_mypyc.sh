@@ -3,7 +3,8 @@
 # pure rules core (src/shengji/core), the bots (src/shengji/bots: the heuristic, its
 # memory/odds/outlook, the search and its rollouts, the driver) and the server's per-action
 # path: the table's state machine (server/table), the rendering of each seat's view
-# (server/wire/seat_view.py, server/wire/render.py), the replay buffer
+# (server/wire/seat_view.py, server/wire/render.py), which view fields an action changed
+# (server/wire/changes.py, protocol 3's deltas), the replay buffer
 # (server/live/backlog.py) and each connection's buffer and flush (server/live/conn.py). The
 # .so files sit next to the .py files and take precedence on import; `make mypyc-clean`
 # removes them (pure Python again: what `make run` starts, at once). What `make host` and
@@ -23,7 +24,7 @@ BIN="${BIN:-$(cd "$(dirname "$0")/.." && pwd)/.venv/bin}"
 TABLE="$(ls shengji/server/table/*.py \
   | grep -Ev '/(validate|catalog|rule_fields|seeds|votes|owners|settlement|compiled)\.py$')"
 SERVER="$TABLE shengji/server/wire/seat_view.py shengji/server/wire/render.py
-  shengji/server/live/backlog.py shengji/server/live/conn.py"
+  shengji/server/wire/changes.py shengji/server/live/backlog.py shengji/server/live/conn.py"
 # shellcheck disable=SC2086  # the globs above are meant to expand
 FILES="$(ls shengji/core/*.py $(ls shengji/bots/*.py | grep -Ev '/(base|fault)\.py$') $SERVER)"
 # MYPYC_OPT_LEVEL (mypyc's own setting, default 3) is the C compiler's optimisation: 0 builds
