@@ -18,15 +18,12 @@ chains' worlds place more of the hidden cards right than fresh draws. Only the v
 used: a chain starts from ``sampler.sample_hidden`` and moves by the view's evidence.
 
 >>> import random
->>> from shengji.bots.driver import play_match
 >>> from shengji.bots.heuristic import HeuristicBot
+>>> from shengji.bots.positions import trick_states
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.core.views import view_for
->>> seen = []
->>> keep = lambda _a, m, _e: seen.append(m.deal) if m.deal.tricks and not m.history else None
->>> _ = play_match(PRESETS["classic"], [HeuristicBot(i) for i in range(4)], seed=3,
-...                deals=1, on_action=keep)
->>> view = view_for(seen[40], seen[40].to_act)
+>>> deal = trick_states(PRESETS["classic"], seed=3)[40]
+>>> view = view_for(deal, deal.to_act)
 >>> chains = Chains(random.Random(1), [HeuristicBot(i) for i in range(4)], count=2, steps=4)
 >>> hands, kitty = chains.world(view)
 >>> [sum(h) for h in hands] == list(view.hand_sizes)

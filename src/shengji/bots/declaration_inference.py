@@ -14,16 +14,11 @@ and a known dealer (in a first deal the window's bars depended on who would deal
 Among heuristic players the real deal has no window misses (a property test over seeded
 deals of every preset, ``tests/bots/test_declaration_inference.py``).
 
->>> import random
->>> from shengji.bots.driver import play_match
 >>> from shengji.bots.heuristic import HeuristicBot
+>>> from shengji.bots.positions import trick_states
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.core.views import view_for
->>> seen = []
->>> keep = lambda _a, m, _e: seen.append(m.deal) if m.deal.tricks and not m.history else None
->>> _ = play_match(PRESETS["classic"], [HeuristicBot(i) for i in range(4)], seed=3,
-...                deals=1, on_action=keep, first_dealer=0)
->>> deal = seen[20]
+>>> deal = trick_states(PRESETS["classic"], seed=3, first_dealer=0)[20]
 >>> view = view_for(deal, deal.to_act)
 >>> judges = [HeuristicBot(i) for i in range(4)]
 >>> window_misses(view, deal.hands, deal.kitty, judges)

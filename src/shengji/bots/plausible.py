@@ -11,15 +11,11 @@ keeps the one with the fewest misses.
 Among heuristic players the real deal explains every play; a random world does not:
 
 >>> import random
->>> from shengji.bots.driver import play_match
+>>> from shengji.bots.positions import trick_states
 >>> from shengji.bots.sampler import sample_hidden
 >>> from shengji.core.ruleset import PRESETS
 >>> from shengji.core.views import view_for
->>> seen = []
->>> keep = lambda _a, m, _e: seen.append(m.deal) if m.deal.tricks and not m.history else None
->>> _ = play_match(PRESETS["classic"], [HeuristicBot(i) for i in range(4)], seed=3,
-...                deals=1, on_action=keep)
->>> deal = seen[40]
+>>> deal = trick_states(PRESETS["classic"], seed=3)[40]
 >>> view = view_for(deal, deal.to_act)
 >>> judges = [HeuristicBot(i) for i in range(4)]
 >>> misses(view, deal.hands, deal.kitty, judges)
